@@ -1,0 +1,85 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { CallBudget } from './auth/call-budget.js';
+import { createGate } from './auth/gate.js';
+import type { Config } from './config.js';
+import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
+import { Cursors } from './domain/cursor.js';
+import { cryptoRandom, type Random } from './domain/random.js';
+import { openApiDocument } from './http-facade/openapi.js';
+import { sendJson } from './http-facade/problem.js';
+import { httpFacade } from './http-facade/router.js';
+import { mcpEndpoint } from './mcp/route.js';
+import type { Store } from './store/ports.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+import { systemClock, type Clock, type ToolContext } from './tools/define-tool.js';
+import { webApp } from './web/app.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  random?: Random;
+  store?: Store;
+  networkChecks?: NetworkCheck[];
+}
+
+export interface App {
+  ctx: ToolContext;
+  server: Server;
+  listen(): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: builds every dependency once and routes each request to its surface. The API and /mcp
+ * are answered by plain node:http handlers (they need no middleware); pages go to Express.
+ */
+export function createApp(config: Config, options: AppOptions = {}): App {
+  const store = options.store ?? openSqliteStore(config.databasePath, options.random ?? cryptoRandom);
+  const clock = options.clock ?? systemClock;
+  const ctx: ToolContext = {
+    store,
+    clock,
+    config,
+    cursors: new Cursors(store.settings.cursorSecret()),
+    destinations: destinationChecker({
+      publicUrl: config.publicUrl,
+      settings: store.settings,
+      networkChecks: options.networkChecks ?? [],
+    }),
+  };
+  const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl });
+  const api = httpFacade(ctx, gate);
+  const mcp = mcpEndpoint(ctx, gate);
+  const pages = webApp(ctx, express());
+  const openApi = JSON.stringify(openApiDocument(config.publicUrl));
+
+  const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      return sendJson(res, 200, openApi);
+    }
+    if (path === '/mcp') return mcp.handleMcp(req, res);
+    if (await api(req, res, path)) return;
+    pages(req, res);
+  });
+
+  return {
+    ctx,
+    server,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
+      }),
+    async close() {
+      await mcp.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** Environment → validated, frozen configuration. Every variable is documented in the README's table. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .default('http://localhost:3000')
+    .transform((url) => url.replace(/\/+$/, '')),
+  DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
+  DNS_SERVERS: z.string().optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  UNSAFE_LIST_FILE: z.string().optional(),
+  SAFE_BROWSING_API_KEY: z.string().optional(),
+  SAFE_BROWSING_URL: z.string().url().optional(),
+  ALLOWED_ORIGINS: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string | undefined;
+  /** The service's own address, no trailing slash: `https://links.example.com`. */
+  publicUrl: string;
+  databasePath: string;
+  dnsServers: string[];
+  dnsTimeoutMs: number;
+  unsafeListFile: string | undefined;
+  safeBrowsingApiKey: string | undefined;
+  safeBrowsingUrl: string | undefined;
+  /** Browser origins allowed to call /mcp besides PUBLIC_URL's own (an MCP Inspector, say). */
+  allowedOrigins: string[];
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** Reads the configuration; throws a one-line reason on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Bad configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    databasePath: e.DATABASE_PATH,
+    dnsServers: list(e.DNS_SERVERS),
+    dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+    unsafeListFile: e.UNSAFE_LIST_FILE,
+    safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
+    safeBrowsingUrl: e.SAFE_BROWSING_URL,
+    allowedOrigins: list(e.ALLOWED_ORIGINS),
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * The synchronous destination rules (spec, "Destination rules" 1 to 5). Rule 6, the third-party unsafe-site lists,
+ * and the DNS look-up that catches names resolving to private addresses, need the network and live elsewhere.
+ */
+import { domainToASCII } from 'node:url';
+import { fail } from '../errors.js';
+
+/** The longest destination accepted, in UTF-16 code units of the string as sent (spec section 8). */
+export const MAX_DESTINATION_LENGTH = 2048;
+
+// Characters that make domainToASCII parse its input as a URL host: it silently cuts "a.b/c" to "a.b" and
+// percent-decodes "a%2eb" to "a.b", so an operator's typo would become some other domain. Reject them up front.
+const NOT_IN_A_DOMAIN = /[\s/\\?#@:%[\]\u0000-\u001f\u007f]/;
+// Letters, digits, "-" and "_" (underscores appear in real host names); 1 to 63 characters per DNS.
+const LABEL = /^[a-z0-9_-]{1,63}$/;
+const ALL_DIGITS = /^[0-9]+$/;
+// The WHATWG parser serializes every IPv4 spelling (decimal, octal, hex, short) to this and brackets every IPv6.
+const DOTTED_QUAD = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Special-use and private-network names (RFC 6761, RFC 6762, RFC 8375, ICANN's .internal, and suffixes commonly
+ * used on company and home networks). A destination there can only reach a private network or nothing at all.
+ * ".onion" is left out on purpose: it names public services, only reachable through Tor.
+ */
+const PRIVATE_SUFFIXES: ReadonlySet<string> = new Set(['localhost', 'local', 'internal', 'intranet', 'lan', 'home',
+  'corp', 'private', 'localdomain', 'arpa' /* home.arpa, reverse zones */, 'test', 'invalid', 'example']);
+
+/** The sentences shown to a person; each names the rule, never echoes the input. */
+const DETAIL = {
+  tooLong: 'The destination is longer than 2,048 characters.',
+  spaces: 'The destination must not start or end with spaces.',
+  notUrl: 'The destination is not a valid web address.',
+  notHttps: 'The destination must be an https address.',
+  noHost: 'The destination has no host name.',
+  badHost: 'The host of the destination is not a valid domain name.',
+  ipAddress: 'The destination must use a domain name, not an IP address.',
+  control: 'The destination must not contain control characters such as tabs or line breaks.',
+  userinfo: 'The destination must not contain a user name or password: credentials are not allowed.',
+  privateName: 'The destination is a local or private-network name, which is not reachable from the internet.',
+  ownHost: 'The destination is already a link of this service; use the address it leads to instead.',
+  shortener: 'The destination is a link of another link shortener; use the address it leads to instead.',
+  blocked: 'The service does not allow links to that site.',
+} as const;
+
+/**
+ * What checkDestination needs to know, all domains normalized: the service's own hosts (from PUBLIC_URL; a link
+ * to the service is a short link too), other shorteners (loadShortenerList()) and the operator's blocked domains.
+ */
+export interface DestinationPolicy {
+  ownHosts: ReadonlySet<string>;
+  shorteners: ReadonlySet<string>;
+  blocked: ReadonlySet<string>;
+}
+
+/** A destination that passed: the address as the WHATWG parser serialized it, and its normalized host name. */
+export interface CheckedDestination {
+  url: URL;
+  host: string;
+}
+
+/**
+ * A domain in the one form every comparison uses: lowercase, punycode (IDN), without its one trailing dot.
+ * Null when the input is not a valid host name, including IP addresses, empty labels and URL syntax.
+ * Callers trim user input first: surrounding spaces make it invalid here.
+ * `normalizeDomain('Example.COM.')` is `'example.com'`; `normalizeDomain('bücher.de')` is `'xn--bcher-kva.de'`.
+ */
+export function normalizeDomain(input: string): string | null {
+  if (input === '' || NOT_IN_A_DOMAIN.test(input)) return null;
+  // domainToASCII applies the UTS #46 mapping: case, full-width letters and dots, IDN to punycode. "" when invalid.
+  const ascii = domainToASCII(input).toLowerCase();
+  const host = ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+  return isValidHostName(host) ? host : null;
+}
+
+/** DNS shape: at most 253 characters, no empty label, and a last label that is not a number (that is an IPv4). */
+function isValidHostName(host: string): boolean {
+  if (host === '' || host.length > 253) return false;
+  const labels = host.split('.');
+  return labels.every((label) => LABEL.test(label)) && !ALL_DIGITS.test(labels[labels.length - 1] ?? '');
+}
+
+/**
+ * True when `host` is one of `domains` or a subdomain of one. Walks up whole labels, so "www.bit.ly" matches
+ * "bit.ly" and "notbit.ly" does not. Both sides must already be normalized.
+ */
+export function matchesDomain(host: string, domains: ReadonlySet<string>): boolean {
+  for (let rest = host; ; ) {
+    if (domains.has(rest)) return true;
+    const dot = rest.indexOf('.');
+    if (dot < 0) return false;
+    rest = rest.slice(dot + 1);
+  }
+}
+
+/**
+ * True for names that can only be on a private network: single-label names ("intranet", which a resolver completes
+ * with the local search domain) and special-use names (localhost, *.local, *.internal, *.test, *.arpa, ...).
+ * "example.com" is public; only the ".example" top-level domain is reserved. `host` must be normalized.
+ */
+export function isPrivateHostName(host: string): boolean {
+  return !host.includes('.') || matchesDomain(host, PRIVATE_SUFFIXES);
+}
+
+/**
+ * Applies destination rules 1 to 5 in the spec's order and returns the parsed address; throws an ApiError at
+ * `field` (`links[3].destination` in createLinks) naming the first rule that fails:
+ * invalid_destination, private_destination, shortener_destination, blocked_destination.
+ */
+export function checkDestination(raw: string, policy: DestinationPolicy, field = 'destination'): CheckedDestination {
+  const url = parseHttpsAddress(raw, field);
+  const host = publicHostOf(url, field);
+  if (matchesDomain(host, policy.ownHosts)) throw fail('shortener_destination', DETAIL.ownHost, field);
+  if (matchesDomain(host, policy.shorteners)) throw fail('shortener_destination', DETAIL.shortener, field);
+  if (matchesDomain(host, policy.blocked)) throw fail('blocked_destination', DETAIL.blocked, field);
+  return { url, host };
+}
+
+/** Rules 1 and 2 (invalid_destination): a well-formed https address of at most 2,048 characters, no credentials. */
+function parseHttpsAddress(raw: string, field: string): URL {
+  const invalid = (detail: string) => fail('invalid_destination', detail, field);
+  // Length first, so a huge string is never handed to the parser.
+  if (raw.length > MAX_DESTINATION_LENGTH) throw invalid(DETAIL.tooLong);
+  // The WHATWG parser silently drops tabs and line breaks and trims spaces, so "https://bi\tt.ly" would become
+  // bit.ly; refuse such input rather than link somewhere other than what the caller sent.
+  if (raw.trim() !== raw) throw invalid(DETAIL.spaces);
+  if (CONTROL.test(raw)) throw invalid(DETAIL.control);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid(DETAIL.notUrl);
+  }
+  if (url.protocol !== 'https:') throw invalid(DETAIL.notHttps);
+  // "https://google.com@evil.example" goes to evil.example: a phishing trick, never needed for a public page.
+  if (hasUserinfo(url, raw)) throw invalid(DETAIL.userinfo);
+  if (url.hostname.replace(/\.$/, '') === '') throw invalid(DETAIL.noHost);
+  return url;
+}
+
+/**
+ * True when the address carries userinfo, even an empty one ("https://@x.com", "https://:@x.com"), which the
+ * parser drops from `username`/`password` without a trace. The raw string has no whitespace or control characters
+ * here, and its scheme is https, so its authority runs from after "https:" and any slashes to the first / \ ? #.
+ */
+function hasUserinfo(url: URL, raw: string): boolean {
+  if (url.username !== '' || url.password !== '') return true;
+  const afterScheme = raw.slice(raw.indexOf(':') + 1).replace(/^[/\\]+/, '');
+  return (afterScheme.split(/[/\\?#]/, 1)[0] ?? '').includes('@');
+}
+
+/** Rule 3 (private_destination), plus host-name validity: the normalized host of a public domain name. */
+function publicHostOf(url: URL, field: string): string {
+  // Every IP literal is refused, public ones too (spec: "not an IP address"). Checked before the host-name shape:
+  // the two sets do not overlap, so the order between them changes no answer, only which check is reached first.
+  if (url.hostname.startsWith('[') || DOTTED_QUAD.test(url.hostname)) {
+    throw fail('private_destination', DETAIL.ipAddress, field);
+  }
+  const host = normalizeDomain(url.hostname);
+  if (host === null) throw fail('invalid_destination', DETAIL.badHost, field);
+  if (isPrivateHostName(host)) throw fail('private_destination', DETAIL.privateName, field);
+  return host;
+}

@@ -1,0 +1,81 @@
+import { fail } from '../errors.js';
+
+/** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
+export interface Limits {
+  /** Links a team may hold at once (team_full). */
+  teamLinks: number;
+  /** New links per team per rolling hour. */
+  perHour: number;
+  /** New links per team per rolling day. */
+  perDay: number;
+  /** New links per team per rolling day during the team's first 7 days. */
+  firstWeekPerDay: number;
+  /** setDestination, renameLink and deleteLink per team per rolling hour. */
+  changesPerHour: number;
+  /** Calls per person per minute, shared by every token, assistant session and the dashboard. */
+  callsPerMinute: number;
+  /** Reports from this many different people flag a link. */
+  reportsToFlag: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  teamLinks: 25,
+  perHour: 20,
+  perDay: 100,
+  firstWeekPerDay: 10,
+  changesPerHour: 60,
+  callsPerMinute: 600,
+  reportsToFlag: 3,
+});
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+const WEEK_MS = 7 * DAY_MS;
+
+/** What a team has made recently, counted by the store inside the creating transaction. */
+export interface CreationCounts {
+  live: number;
+  lastHour: WindowCount;
+  lastDay: WindowCount;
+}
+
+/** Events in a rolling window, and when the oldest of them was (epoch ms), to say when a place frees up. */
+export interface WindowCount {
+  count: number;
+  oldestAt: number | null;
+}
+
+/**
+ * Throws 409 `team_full` or 429 `limit_reached` when one more link would break a limit. The 429 carries
+ * `retryAfter`: the seconds until the oldest counted event leaves its window.
+ */
+export function checkCreationLimits(counts: CreationCounts, teamCreatedAt: Date, now: Date, limits: Limits): void {
+  if (counts.live >= limits.teamLinks) {
+    throw fail('team_full', `The team already holds ${limits.teamLinks} links; delete one to make room.`);
+  }
+  if (counts.lastHour.count >= limits.perHour) {
+    throw limitReached(`The team made ${limits.perHour} links in the last hour.`, counts.lastHour, HOUR_MS, now);
+  }
+  const firstWeek = now.getTime() - teamCreatedAt.getTime() < WEEK_MS;
+  const perDay = firstWeek ? Math.min(limits.firstWeekPerDay, limits.perDay) : limits.perDay;
+  if (counts.lastDay.count >= perDay) {
+    const why = firstWeek ? ' (a team in its first week)' : '';
+    throw limitReached(`The team made ${perDay} links in the last day${why}.`, counts.lastDay, DAY_MS, now);
+  }
+}
+
+/** Throws 429 `limit_reached` when the team has used its changes for the hour. */
+export function checkChangeLimit(changesLastHour: WindowCount, now: Date, limits: Limits): void {
+  if (changesLastHour.count >= limits.changesPerHour) {
+    const detail = `The team made ${limits.changesPerHour} changes in the last hour.`;
+    throw limitReached(detail, changesLastHour, HOUR_MS, now);
+  }
+}
+
+function limitReached(detail: string, window: WindowCount, windowMs: number, now: Date) {
+  const freesAt = (window.oldestAt ?? now.getTime()) + windowMs;
+  const seconds = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
+  const error = fail('limit_reached', `${detail} Try again in ${seconds} seconds.`);
+  error.retryAfter = seconds;
+  return error;
+}

@@ -1,0 +1,15 @@
+import { fail } from '../errors.js';
+
+export const LINK_STATES = ['active', 'flagged', 'disabled'] as const;
+export type LinkState = (typeof LINK_STATES)[number];
+
+/** setDestination and renameLink: a flagged link answers 409 `link_flagged`, a disabled one 409 `link_disabled`. */
+export function assertChangeable(state: LinkState): void {
+  if (state === 'flagged') throw fail('link_flagged');
+  if (state === 'disabled') throw fail('link_disabled');
+}
+
+/** setNote: a disabled link changes nothing (409 `conflict`); a flagged one may still take a note. */
+export function assertNoteChangeable(state: LinkState): void {
+  if (state === 'disabled') throw fail('conflict', 'The link was disabled by the service and cannot be changed.');
+}

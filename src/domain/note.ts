@@ -1,0 +1,21 @@
+import { fail } from '../errors.js';
+
+/** Letters and numbers of any script, plain spaces, and - _ , . ' ( ) & ! ? : */
+const NOTE_PATTERN = /^[\p{L}\p{M}\p{N} \-_,.'()&!?:]*$/u;
+
+export const NOTE_MAX = 100;
+
+/**
+ * Checks a note: null stays null (no note); otherwise 400 `invalid_note` for more than 100 characters or a
+ * character outside the allowed set. Length counts characters as people do (code points), not UTF-16 units.
+ */
+export function checkNote(note: string | null, field = 'note'): string | null {
+  if (note === null) return null;
+  if ([...note].length > NOTE_MAX) {
+    throw fail('invalid_note', `A note is at most ${NOTE_MAX} characters.`, field);
+  }
+  if (!NOTE_PATTERN.test(note)) {
+    throw fail('invalid_note', undefined, field);
+  }
+  return note;
+}

@@ -1,0 +1,122 @@
+/**
+ * The one error type of the service. Every rule that fails throws an ApiError; each surface renders it in one
+ * place (problem+json for HTTP, an isError tool result for MCP, a message beside the field for the web app).
+ */
+
+/** Every error code of the spec (section 7), with its HTTP status and a default sentence for a person. */
+const catalogue = {
+  blocked_destination: [400, 'The service does not allow links to that site.'],
+  check_unavailable: [503, 'The address could not be checked right now; retry in a minute.'],
+  invalid_destination: [400, 'The destination must be an https address of at most 2,048 characters.'],
+  invalid_name: [400, 'A short link name is 3 to 50 characters of lowercase letters, digits, "-" and "_".'],
+  invalid_note: [400, "A note is at most 100 characters of letters, numbers, spaces and - _ , . ' ( ) & ! ? :"],
+  limit_reached: [429, 'A creation or change limit was hit.'],
+  link_disabled: [409, 'The link was disabled by the service and cannot be changed.'],
+  link_flagged: [409, 'The destination cannot change while the link is flagged; ask for a review.'],
+  name_taken: [409, 'That short link name is taken.'],
+  private_destination: [400, 'The destination is an IP address or on a private network.'],
+  reserved_name: [400, 'That short link name is reserved.'],
+  shortener_destination: [400, 'The destination is a link of this service or of another link shortener.'],
+  team_full: [409, 'The team already holds as many links as it may.'],
+  unsafe_destination: [400, 'The destination is on a list of unsafe sites.'],
+  invalid_token: [401, 'The token is unknown, revoked or expired.'],
+  insufficient_scope: [403, 'The token is limited to other operations.'],
+  outside_token_record: [403, 'The token works within one team and this call reaches outside it.'],
+  first_step: [403, 'The person has not taken the first step in the app yet.'],
+  token_record_left: [403, "The token's person no longer belongs to the token's team."],
+  rate_limited: [429, 'Too many calls; wait the seconds in Retry-After.'],
+  idempotency_key_in_use: [409, 'A call with this Idempotency-Key is still running; retry in a second.'],
+  idempotency_key_reused: [422, 'This Idempotency-Key was used before with another body.'],
+  cursor_mismatch: [400, 'The cursor comes from another operation or other params.'],
+  version_retired: [410, 'This version of the interface was retired; move to /v1.'],
+  bad_request: [400, 'The request is malformed.'],
+  unauthorized: [401, 'Sign-in is required.'],
+  payment_required: [402, 'Payment is required.'],
+  forbidden: [403, 'This is not allowed.'],
+  not_found: [404, 'Not found.'],
+  method_not_allowed: [405, 'This method is not allowed here.'],
+  conflict: [409, 'The request conflicts with the current state.'],
+  gone: [410, 'Gone.'],
+  unprocessable_content: [422, 'The request could not be processed.'],
+  too_many_requests: [429, 'Too many requests.'],
+  internal_server_error: [500, 'Something went wrong on our side.'],
+  service_unavailable: [503, 'The service is unavailable; retry later.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+/** The spec's problem body (RFC 9457), as every surface shows it. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  field: string | null;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** Seconds a caller should wait before retrying (429 and 503 answers). */
+  retryAfter: number | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    readonly field: string | null = null,
+  ) {
+    super(detail ?? catalogue[code][1]);
+    this.status = catalogue[code][0];
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+
+  /** The same error at another field, for a createLinks item (`links[3].name`). */
+  at(field: string | null): ApiError {
+    const moved = new ApiError(this.code, this.message, field);
+    moved.retryAfter = this.retryAfter;
+    return moved;
+  }
+
+  /** The problem body; `type` points at the error's entry in the service's own docs (`PUBLIC_URL/docs/errors`). */
+  toProblem(publicUrl: string): Problem {
+    return {
+      type: `${publicUrl}/docs/errors#${this.code}`,
+      title: titleOf(this.code),
+      status: this.status,
+      code: this.code,
+      detail: this.message,
+      field: this.field,
+    };
+  }
+}
+
+/** Every code with its status, for the OpenAPI document. */
+export function errorCatalogue(): Array<{ code: ErrorCode; status: number; detail: string }> {
+  return (Object.keys(catalogue) as ErrorCode[]).map((code) => ({
+    code,
+    status: catalogue[code][0],
+    detail: catalogue[code][1],
+  }));
+}
+
+export function statusOf(code: ErrorCode): number {
+  return catalogue[code][0];
+}
+
+function titleOf(code: ErrorCode): string {
+  const words = code.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Builds an ApiError; `fail('name_taken', undefined, 'name')`. A named helper for the common shapes. */
+export function fail(code: ErrorCode, detail?: string, field: string | null = null): ApiError {
+  return new ApiError(code, detail, field);
+}
+
+/** Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. */
+export function toApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError('internal_server_error');
+}

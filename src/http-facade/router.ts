@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fail, toApiError } from '../errors.js';
+import { badRequest } from '../tools/bad-request.js';
+import { scopeOf, type Caller, type Tool, type ToolContext } from '../tools/define-tool.js';
+import { toolForOperation } from '../tools/index.js';
+import type { Gate } from '../auth/gate.js';
+import { idempotencyKeyOf, runOnce, type Answer } from './idempotency.js';
+import { sendJson, sendProblem } from './problem.js';
+import { readJsonObject } from './read-body.js';
+
+const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
+
+/**
+ * The HTTP facade: `POST /v1/<operationId>` → the tool → JSON. Returns false for paths that are not the API's,
+ * so the caller can hand them on. Every answer carries the RateLimit headers.
+ */
+export function httpFacade(ctx: ToolContext, gate: Gate) {
+  const { publicUrl } = ctx.config;
+
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const version = VERSION_PATH.exec(path);
+    if (!version) return false;
+    try {
+      const caller = await gate.admit(req, res);
+      if (version[1] !== 'v1') throw fail('version_retired');
+      const tool = toolForOperation(path.slice('/v1/'.length));
+      if (!tool) throw fail('not_found', 'There is no such operation; see /v1/openapi.json.');
+      if (req.method !== 'POST') {
+        res.setHeader('Allow', 'POST');
+        throw fail('method_not_allowed', 'Every operation is a POST.');
+      }
+      const answer = await callTool(tool, await caller(), req);
+      if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      sendJson(res, answer.status, answer.body, answer.status >= 400 ? 'application/problem+json' : undefined);
+    } catch (error) {
+      sendProblem(res, error, publicUrl);
+    }
+    return true;
+  };
+
+  async function callTool(tool: Tool, caller: Caller, req: IncomingMessage): Promise<Answer> {
+    if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
+      throw fail('insufficient_scope', `The token may not call ${tool.operation}.`);
+    }
+    const key = tool.idempotent ? idempotencyKeyOf(req) : null;
+    const body = await readJsonObject(req);
+    const parsed = tool.input.safeParse(body);
+    if (!parsed.success) throw badRequest(parsed.error);
+    const run = () => answerOf(tool, parsed.data, caller);
+    if (key === null) return run();
+    const idempotencyKey = { personId: caller.personId, operation: tool.operation!, key };
+    return runOnce(ctx.store, idempotencyKey, body, ctx.clock.now(), run);
+  }
+
+  async function answerOf(tool: Tool, input: unknown, caller: Caller): Promise<Answer> {
+    try {
+      return { status: 200, body: JSON.stringify(await tool.run(input as never, caller, ctx)) };
+    } catch (error) {
+      const failed = toApiError(error);
+      if (failed.code === 'internal_server_error' || failed.retryAfter !== undefined) throw error;
+      return { status: failed.status, body: JSON.stringify(failed.toProblem(publicUrl)) };
+    }
+  }
+}

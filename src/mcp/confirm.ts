@@ -1,0 +1,27 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { fail } from '../errors.js';
+
+/**
+ * Asks the person before a destructive call. A client that declared elicitation gets a form to accept; any other
+ * client must pass `confirm: true`, which the tool's description tells the assistant to do only after asking.
+ */
+export async function confirmWithPerson(server: Server, question: string, confirm: unknown): Promise<void> {
+  if (server.getClientCapabilities()?.elicitation) {
+    const answer = await server.elicitInput({
+      mode: 'form',
+      message: question,
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Yes, delete it', default: false } },
+        required: ['confirm'],
+      },
+    });
+    if (answer.action !== 'accept' || answer.content?.confirm !== true) {
+      throw fail('conflict', 'The person did not confirm, so nothing was deleted.');
+    }
+    return;
+  }
+  if (confirm !== true) {
+    throw fail('bad_request', `${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
+  }
+}

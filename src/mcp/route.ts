@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Gate } from '../auth/gate.js';
+import { toApiError } from '../errors.js';
+import { sendProblem } from '../http-facade/problem.js';
+import type { Caller, ToolContext } from '../tools/define-tool.js';
+import { mcpGuard } from './guard.js';
+import { createMcpServer } from './server.js';
+import { Sessions } from './sessions.js';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `/mcp`: Streamable HTTP with stateful sessions (so deleteLink can ask the person by elicitation). Each request
+ * is authenticated on its own; a session id only finds the session, and only for the person who opened it.
+ */
+export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
+  const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
+  const sessions = new Sessions();
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (guard.handled(req, res)) return;
+    let caller: Caller;
+    try {
+      caller = (await gate.admit(req, res))();
+    } catch (error) {
+      if (toApiError(error).status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="shortlinks"');
+      return sendProblem(res, error, ctx.config.publicUrl);
+    }
+    const auth: AuthInfo = { token: 'personal', clientId: 'personal-token', scopes: [...(caller.scopes ?? [])], extra: { caller } };
+    const body = req.method === 'POST' ? await readJson(req, res) : undefined;
+    if (body === INVALID) return;
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.find(sessionId, caller.personId);
+      if (!session) return rpcError(res, 404, -32001, 'Session not found');
+      return session.transport.handleRequest(Object.assign(req, { auth }), res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return rpcError(res, 400, -32000, 'Bad Request: no valid session ID; send initialize first.');
+    }
+    const server = createMcpServer(ctx);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => sessions.add(id, { transport, server, personId: caller.personId, lastSeen: Date.now() }),
+      onsessionclosed: (id) => sessions.forget(id),
+    });
+    transport.onclose = () => transport.sessionId && sessions.forget(transport.sessionId);
+    await server.connect(transport);
+    await transport.handleRequest(Object.assign(req, { auth }), res, body);
+  }
+
+  return { handleMcp, close: () => sessions.closeAll() };
+}
+
+const INVALID = Symbol('invalid');
+
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      rpcError(res, 413, -32600, 'Request body too large');
+      return INVALID;
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    return INVALID;
+  }
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

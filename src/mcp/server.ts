@@ -1,0 +1,57 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { toApiError } from '../errors.js';
+import { badRequest } from '../tools/bad-request.js';
+import { scopeOf, type Caller, type ToolContext } from '../tools/define-tool.js';
+import { toolNamed } from '../tools/index.js';
+import { fail } from '../errors.js';
+import { confirmWithPerson } from './confirm.js';
+import { answersObject, mcpToolList } from './tool-list.js';
+
+export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Short links for the signed-in person\'s teams. Start with myTeams to find a team id. Links are reached by their ' +
+  '7-character code. Always ask the person before deleting a link.';
+
+/**
+ * One MCP server (one per session), answering tools/list from the registry and tools/call through the same
+ * `run` the HTTP API uses. A failed call is an `isError` result carrying the HTTP API's problem (status, code,
+ * detail, field) as JSON text.
+ */
+export function createMcpServer(ctx: ToolContext): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList() }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
+    const tool = toolNamed(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const caller = extra.authInfo?.extra?.caller as Caller;
+    try {
+      if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
+        throw fail('insufficient_scope', `The token may not call ${tool.name}.`);
+      }
+      const { confirm, ...args } = params.arguments ?? {};
+      const parsed = tool.input.safeParse(tool.confirmation ? args : params.arguments ?? {});
+      if (!parsed.success) throw badRequest(parsed.error);
+      if (tool.confirmation) await confirmWithPerson(server, tool.confirmation(parsed.data), confirm);
+      const result = await tool.run(parsed.data, caller, ctx);
+      const structured = (answersObject(tool) ? result : { result }) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    } catch (error) {
+      return toolError(error, ctx.config.publicUrl);
+    }
+  });
+  return server;
+}
+
+function toolError(error: unknown, publicUrl: string): CallToolResult {
+  const failed = toApiError(error);
+  if (failed.code === 'internal_server_error') console.error('Unexpected error in a tool call:', error);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }] };
+}

@@ -1,0 +1,62 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+export interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  /** A session belongs to the person who opened it; anyone else gets "session not found". */
+  personId: string;
+  lastSeen: number;
+}
+
+const IDLE_MS = 60 * 60_000;
+const MAX_PER_PERSON = 32;
+
+/**
+ * Open MCP sessions, in memory (clients re-initialize after a restart's 404). Idle sessions close after an hour,
+ * and a person holds at most 32, the oldest closing first, so memory stays bounded.
+ */
+export class Sessions {
+  private readonly open = new Map<string, Session>();
+  private readonly timer = setInterval(() => this.closeIdle(Date.now()), 60_000);
+
+  constructor() {
+    this.timer.unref();
+  }
+
+  add(id: string, session: Session): void {
+    const mine = [...this.open.entries()].filter(([, s]) => s.personId === session.personId);
+    if (mine.length >= MAX_PER_PERSON) {
+      const [oldest] = mine.sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0]!;
+      void this.close(oldest);
+    }
+    this.open.set(id, session);
+  }
+
+  /** The session, if it exists and belongs to this person. */
+  find(id: string, personId: string): Session | null {
+    const session = this.open.get(id);
+    if (!session || session.personId !== personId) return null;
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  forget(id: string): void {
+    this.open.delete(id);
+  }
+
+  async close(id: string): Promise<void> {
+    const session = this.open.get(id);
+    this.open.delete(id);
+    await session?.transport.close();
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.open.keys()].map((id) => this.close(id)));
+  }
+
+  private closeIdle(now: number): void {
+    for (const [id, session] of this.open) if (now - session.lastSeen > IDLE_MS) void this.close(id);
+  }
+}

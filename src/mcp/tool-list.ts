@@ -1,0 +1,41 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../tools/define-tool.js';
+import { tools } from '../tools/index.js';
+import { inputJsonSchema, outputJsonSchema } from '../tools/json-schema.js';
+
+/** MCP structured content must be an object: a tool whose answer is not (deleteLink's null) is wrapped. */
+export function answersObject(tool: Tool): boolean {
+  return outputJsonSchema(tool).type === 'object';
+}
+
+/** Destructive tools take `confirm` on assistant surfaces, for clients that cannot ask the person themselves. */
+const confirmParam = {
+  type: 'boolean',
+  description:
+    'Set to true only after the person said yes to this deletion in the conversation. Clients that support ' +
+    'elicitation are asked directly instead.',
+};
+
+function describe(tool: Tool): McpTool {
+  const input = inputJsonSchema(tool) as McpTool['inputSchema'];
+  const output = outputJsonSchema(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.confirmation
+      ? { ...input, properties: { ...input.properties, confirm: confirmParam } }
+      : input,
+    outputSchema: (answersObject(tool)
+      ? output
+      : { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false }) as McpTool['outputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+let listed: McpTool[] | null = null;
+
+/** The `tools/list` answer: the registry, described once. */
+export function mcpToolList(): McpTool[] {
+  return (listed ??= tools.map(describe));
+}

@@ -1,0 +1,189 @@
+import type { Limits } from '../domain/limits.js';
+import type { LinkState } from '../domain/link-state.js';
+
+/**
+ * The store's ports. Every method is one atomic operation (one SQLite transaction in the adapter), so limits and
+ * unique names hold however calls interleave. They are async so that another adapter (PostgreSQL) fits behind them.
+ */
+export interface Store {
+  people: PeopleStore;
+  teams: TeamStore;
+  tokens: TokenStore;
+  links: LinkStore;
+  clicks: ClickStore;
+  moderation: ModerationStore;
+  settings: SettingsStore;
+  idempotency: IdempotencyStore;
+  close(): void;
+}
+
+export interface Person {
+  id: string;
+  email: string;
+  agreedTermsAt: string | null;
+  createdAt: string;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  personId: string;
+  teamId: string;
+  /** Operation names the token may call; null for every operation. */
+  scopes: string[] | null;
+  /** Limited to its team's record. */
+  limited: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A token with what authentication needs to know about its person, read in one query. */
+export interface TokenGrant extends TokenRecord {
+  secretHash: Buffer;
+  personAgreedTerms: boolean;
+  personInTeam: boolean;
+}
+
+export interface LinkRecord {
+  /** Insertion order; the same order as (createdAt, id). */
+  seq: number;
+  id: string;
+  teamId: string;
+  code: string;
+  name: string | null;
+  destination: string;
+  note: string | null;
+  state: LinkState;
+  createdAt: string;
+  changedAt: string | null;
+}
+
+export interface PeopleStore {
+  add(input: { email: string; passwordHash: string | null; agreedTerms: boolean }, now: Date): Promise<Person>;
+  get(id: string): Promise<Person | null>;
+  findByEmail(email: string): Promise<Person | null>;
+}
+
+export interface Page<K> {
+  limit: number;
+  after: K | null;
+}
+
+export interface TeamStore {
+  add(input: { name: string; ownerId: string }, now: Date): Promise<Team>;
+  get(id: string): Promise<Team | null>;
+  /** The person's teams by name, then id. */
+  listForPerson(personId: string, page: Page<[string, string]>): Promise<Team[]>;
+  isMember(teamId: string, personId: string): Promise<boolean>;
+  /** False when the person already was a member. */
+  addMember(teamId: string, personId: string, now: Date): Promise<boolean>;
+  /** False when the person was not a member. */
+  removeMember(teamId: string, personId: string): Promise<boolean>;
+}
+
+export interface TokenStore {
+  add(
+    input: { personId: string; teamId: string; scopes: string[] | null; limited: boolean; secretHash: Buffer },
+    now: Date,
+  ): Promise<TokenRecord>;
+  grant(id: string): Promise<TokenGrant | null>;
+  revoke(id: string, now: Date): Promise<boolean>;
+  /** Records use; cheap enough for every call (it is batched by the adapter). */
+  touch(id: string, now: Date): void;
+}
+
+export interface NewLink {
+  teamId: string;
+  teamCreatedAt: Date;
+  destination: string;
+  name: string | null;
+  note: string | null;
+}
+
+export interface LinkFilter {
+  state: LinkState | null;
+  q: string | null;
+}
+
+export interface LinkStore {
+  /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
+  create(input: NewLink, limits: Limits, now: Date): Promise<LinkRecord>;
+  findByCode(code: string): Promise<LinkRecord | null>;
+  findByName(name: string): Promise<LinkRecord | null>;
+  /** Newest first, `limit` rows after the row with seq `after`. */
+  list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
+  setDestination(id: string, destination: string, limits: Limits, now: Date): Promise<LinkRecord>;
+  setNote(id: string, note: string | null, now: Date): Promise<LinkRecord>;
+  rename(id: string, name: string | null, limits: Limits, now: Date): Promise<LinkRecord>;
+  delete(id: string, limits: Limits, now: Date): Promise<void>;
+  /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
+  setState(code: string, state: LinkState, now: Date): Promise<LinkRecord | null>;
+}
+
+export interface DailyClicks {
+  /** UTC calendar date, `YYYY-MM-DD`. */
+  day: string;
+  clicks: number;
+}
+
+export interface ClickStore {
+  /** Days with clicks between `from` and `to` inclusive (UTC dates); days without clicks are absent. */
+  daily(linkId: string, from: string, to: string): Promise<DailyClicks[]>;
+  /** Adds counted clicks: link id → day → count. */
+  add(counts: Map<string, Map<string, number>>): Promise<void>;
+}
+
+export interface Report {
+  id: string;
+  linkCode: string;
+  personId: string;
+  reason: string;
+  createdAt: string;
+}
+
+export interface ModerationStore {
+  /** One standing report per person and link; flags an active link once `threshold` people reported it. */
+  report(linkId: string, personId: string, reason: string, threshold: number, now: Date): Promise<LinkRecord>;
+  /** 409 `conflict` unless the link is flagged. */
+  askForReview(linkId: string, personId: string, reason: string | null, now: Date): Promise<LinkRecord>;
+  openReports(): Promise<Report[]>;
+  openReviews(): Promise<Array<Omit<Report, 'reason'> & { reason: string | null }>>;
+}
+
+export interface SettingsStore {
+  limits(): Limits;
+  setLimits(changes: Partial<Limits>): Promise<Limits>;
+  blockedDomains(): ReadonlySet<string>;
+  block(domain: string, now: Date): Promise<boolean>;
+  unblock(domain: string): Promise<boolean>;
+  /** The secret that signs paging cursors, made on first start. */
+  cursorSecret(): Buffer;
+}
+
+export type IdempotencyBegin =
+  | { kind: 'new' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'in_use' }
+  | { kind: 'reused' };
+
+export interface IdempotencyKey {
+  personId: string;
+  operation: string;
+  key: string;
+}
+
+export interface IdempotencyStore {
+  /** Claims the key for this body, or says what the first call with it answered. */
+  begin(key: IdempotencyKey, bodyHash: string, now: Date): Promise<IdempotencyBegin>;
+  /** Keeps the first answer for 24 hours. */
+  finish(key: IdempotencyKey, status: number, body: string): Promise<void>;
+  /** Lets the key go without keeping an answer (a limit or an outage answered; a retry may do better). */
+  release(key: IdempotencyKey): Promise<void>;
+}

@@ -1,0 +1,23 @@
+import type { ClickStore, DailyClicks } from '../ports.js';
+import { writeTransaction, type Db } from './database.js';
+
+export function sqliteClicks(db: Db): ClickStore {
+  const daily = db.prepare(
+    'SELECT day, count AS clicks FROM clicks WHERE link_id = ? AND day BETWEEN ? AND ? ORDER BY day',
+  );
+  // A click counted for a link deleted since is dropped: the link is gone, so are its counts.
+  const add = db.prepare(
+    `INSERT INTO clicks (link_id, day, count) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM links WHERE id = ?1)
+     ON CONFLICT (link_id, day) DO UPDATE SET count = count + excluded.count`,
+  );
+  const addAll = writeTransaction(db, (counts: Map<string, Map<string, number>>) => {
+    for (const [linkId, days] of counts) {
+      for (const [day, count] of days) add.run(linkId, day, count);
+    }
+  });
+
+  return {
+    daily: async (linkId, from, to) => daily.all(linkId, from, to) as DailyClicks[],
+    add: async (counts) => addAll(counts),
+  };
+}

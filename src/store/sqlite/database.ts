@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrations } from './migrations.js';
+
+export type Db = Database.Database;
+
+/**
+ * Opens the database file (made with its folder when missing) in WAL mode with foreign keys on, and applies the
+ * migrations it has not seen yet, each in its own transaction.
+ */
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across a process kill in WAL mode (only an OS crash may lose the last commits).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // The operator CLI writes to the same file while the server runs; wait for its short transactions.
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  for (let version = applied; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+/**
+ * Tells whether another connection (the operator CLI) committed since the last call, so caches of operator data
+ * (limits, blocklist, links' states) can be dropped on the next request. A pragma read costs about a microsecond.
+ */
+export function changeWatcher(db: Db): () => boolean {
+  const read = db.prepare('PRAGMA data_version').pluck();
+  let seen = read.get() as number;
+  return () => {
+    const now = read.get() as number;
+    if (now === seen) return false;
+    seen = now;
+    return true;
+  };
+}
+
+/**
+ * A write transaction that takes the write lock when it begins (BEGIN IMMEDIATE), so a read that later turns into
+ * a write can never fail halfway with SQLITE_BUSY while the operator CLI writes too.
+ */
+export function writeTransaction<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
+  const transaction = db.transaction(fn);
+  return (...args: A) => transaction.immediate(...args);
+}

@@ -1,0 +1,32 @@
+import type { Store } from '../ports.js';
+import { LinkIds } from '../../domain/ids.js';
+import { cryptoRandom, type Random } from '../../domain/random.js';
+import { openDatabase } from './database.js';
+import { sqliteClicks } from './clicks.js';
+import { sqliteIdempotency } from './idempotency.js';
+import { sqliteLinks } from './links.js';
+import { sqliteModeration } from './moderation.js';
+import { sqlitePeople } from './people.js';
+import { sqliteSettings } from './settings.js';
+import { sqliteTeams } from './teams.js';
+import { sqliteTokens } from './tokens.js';
+
+/** The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. */
+export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
+  const db = openDatabase(path);
+  const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
+  return {
+    people: sqlitePeople(db, random),
+    teams: sqliteTeams(db, random),
+    tokens,
+    links: sqliteLinks(db, random, new LinkIds(random)),
+    clicks: sqliteClicks(db),
+    moderation: sqliteModeration(db, random),
+    settings: sqliteSettings(db),
+    idempotency: sqliteIdempotency(db),
+    close() {
+      tokens.close();
+      db.close();
+    },
+  };
+}

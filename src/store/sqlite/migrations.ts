@@ -1,0 +1,132 @@
+/**
+ * Forward-only schema migrations; `PRAGMA user_version` holds how many have been applied.
+ * docs/storage-schema.md describes every table.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+  CREATE TABLE people (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT,
+    agreed_terms_at TEXT,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE teams (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL);
+
+  CREATE TABLE members (
+    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    role TEXT NOT NULL DEFAULT 'member',
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (team_id, person_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX members_by_person ON members(person_id, team_id);
+
+  -- team_id has no foreign key on purpose: a token outlives its team and then answers token_record_left.
+  CREATE TABLE tokens (
+    id TEXT PRIMARY KEY,
+    secret_hash BLOB NOT NULL,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    scopes TEXT,
+    limited INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    expires_at TEXT,
+    revoked_at TEXT
+  );
+
+  CREATE TABLE links (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    team_id TEXT NOT NULL REFERENCES teams(id),
+    code TEXT NOT NULL UNIQUE,
+    name TEXT UNIQUE,
+    destination TEXT NOT NULL,
+    note TEXT,
+    state TEXT NOT NULL CHECK (state IN ('active', 'flagged', 'disabled')),
+    created_at TEXT NOT NULL,
+    changed_at TEXT
+  );
+  CREATE INDEX links_by_team ON links(team_id, seq);
+  CREATE INDEX links_by_team_state ON links(team_id, state, seq);
+
+  -- Every code ever issued, deleted links' included: a code is never issued twice.
+  CREATE TABLE codes (code TEXT PRIMARY KEY) WITHOUT ROWID;
+
+  -- Every short link name ever used. link_id set: held by that link. link_id null: kept by the team after a
+  -- rename (only that team may take it again). retired = 1: the name of a deleted link, never issued again.
+  CREATE TABLE names (
+    name TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    link_id TEXT,
+    retired INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+
+  -- Creations and changes, counted in rolling windows for the limits; they outlive the links they were about.
+  CREATE TABLE link_events (team_id TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX link_events_window ON link_events(team_id, kind, at);
+
+  CREATE TABLE clicks (
+    link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    day TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (link_id, day)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE reports (
+    id TEXT PRIMARY KEY,
+    link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    person_id TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE UNIQUE INDEX reports_open_once ON reports(link_id, person_id) WHERE resolved_at IS NULL;
+
+  CREATE TABLE reviews (
+    id TEXT PRIMARY KEY,
+    link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    person_id TEXT NOT NULL,
+    reason TEXT,
+    created_at TEXT NOT NULL,
+    resolved_at TEXT
+  );
+
+  CREATE TABLE blocked_domains (domain TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;
+
+  CREATE TABLE idempotency (
+    person_id TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    status INTEGER,
+    response TEXT,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (person_id, operation, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_by_age ON idempotency(created_at);
+
+  -- Substring search for listLinks q: a trigram index over the searchable columns, in link insertion order.
+  CREATE VIRTUAL TABLE links_search USING fts5(
+    code, name, destination, note, content='links', content_rowid='seq', tokenize='trigram'
+  );
+  CREATE TRIGGER links_search_insert AFTER INSERT ON links BEGIN
+    INSERT INTO links_search(rowid, code, name, destination, note)
+    VALUES (new.seq, new.code, new.name, new.destination, new.note);
+  END;
+  CREATE TRIGGER links_search_delete AFTER DELETE ON links BEGIN
+    INSERT INTO links_search(links_search, rowid, code, name, destination, note)
+    VALUES ('delete', old.seq, old.code, old.name, old.destination, old.note);
+  END;
+  CREATE TRIGGER links_search_update AFTER UPDATE OF name, destination, note ON links BEGIN
+    INSERT INTO links_search(links_search, rowid, code, name, destination, note)
+    VALUES ('delete', old.seq, old.code, old.name, old.destination, old.note);
+    INSERT INTO links_search(rowid, code, name, destination, note)
+    VALUES (new.seq, new.code, new.name, new.destination, new.note);
+  END;
+  `,
+];

@@ -1,0 +1,29 @@
+import type { Person, PeopleStore } from '../ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Random } from '../../domain/random.js';
+import type { Db } from './database.js';
+
+const PERSON = 'id, email, agreed_terms_at AS agreedTermsAt, created_at AS createdAt';
+
+export function sqlitePeople(db: Db, random: Random): PeopleStore {
+  const insert = db.prepare(
+    'INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const byId = db.prepare(`SELECT ${PERSON} FROM people WHERE id = ?`);
+  const byEmail = db.prepare(`SELECT ${PERSON} FROM people WHERE email = ?`);
+
+  return {
+    async add({ email, passwordHash, agreedTerms }, now) {
+      const at = now.toISOString();
+      const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at };
+      insert.run(person.id, email, passwordHash, person.agreedTermsAt, at);
+      return person;
+    },
+    async get(id) {
+      return (byId.get(id) as Person | undefined) ?? null;
+    },
+    async findByEmail(email) {
+      return (byEmail.get(email) as Person | undefined) ?? null;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Team, TeamStore } from '../ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Random } from '../../domain/random.js';
+import type { Db } from './database.js';
+
+const TEAM = 't.id, t.name, t.created_at AS createdAt';
+
+export function sqliteTeams(db: Db, random: Random): TeamStore {
+  const insertTeam = db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)');
+  const insertMember = db.prepare(
+    'INSERT OR IGNORE INTO members (team_id, person_id, role, added_at) VALUES (?, ?, ?, ?)',
+  );
+  const deleteMember = db.prepare('DELETE FROM members WHERE team_id = ? AND person_id = ?');
+  const byId = db.prepare(`SELECT ${TEAM} FROM teams t WHERE t.id = ?`);
+  const member = db.prepare('SELECT 1 FROM members WHERE team_id = ? AND person_id = ?').pluck();
+  const firstPage = db.prepare(
+    `SELECT ${TEAM} FROM teams t JOIN members m ON m.team_id = t.id WHERE m.person_id = ?
+     ORDER BY t.name, t.id LIMIT ?`,
+  );
+  const nextPage = db.prepare(
+    `SELECT ${TEAM} FROM teams t JOIN members m ON m.team_id = t.id WHERE m.person_id = ?
+     AND (t.name > ? OR (t.name = ? AND t.id > ?)) ORDER BY t.name, t.id LIMIT ?`,
+  );
+  const addTeam = db.transaction((team: Team, ownerId: string) => {
+    insertTeam.run(team.id, team.name, team.createdAt);
+    insertMember.run(team.id, ownerId, 'owner', team.createdAt);
+  });
+
+  return {
+    async add({ name, ownerId }, now) {
+      const team: Team = { id: newId('team', random), name, createdAt: now.toISOString() };
+      addTeam(team, ownerId);
+      return team;
+    },
+    async get(id) {
+      return (byId.get(id) as Team | undefined) ?? null;
+    },
+    async listForPerson(personId, { limit, after }) {
+      const rows = after
+        ? nextPage.all(personId, after[0], after[0], after[1], limit)
+        : firstPage.all(personId, limit);
+      return rows as Team[];
+    },
+    async isMember(teamId, personId) {
+      return member.get(teamId, personId) !== undefined;
+    },
+    async addMember(teamId, personId, now) {
+      return insertMember.run(teamId, personId, 'member', now.toISOString()).changes > 0;
+    },
+    async removeMember(teamId, personId) {
+      return deleteMember.run(teamId, personId).changes > 0;
+    },
+  };
+}

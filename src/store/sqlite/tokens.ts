@@ -1,0 +1,68 @@
+import type { TokenGrant, TokenRecord, TokenStore } from '../ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Random } from '../../domain/random.js';
+import type { Db } from './database.js';
+
+const TOKEN = `t.id, t.person_id AS personId, t.team_id AS teamId, t.scopes, t.limited, t.created_at AS createdAt,
+  t.last_used_at AS lastUsedAt, t.expires_at AS expiresAt, t.revoked_at AS revokedAt`;
+
+type TokenRow = Omit<TokenRecord, 'scopes' | 'limited'> & { scopes: string | null; limited: number };
+
+function toRecord(row: TokenRow): TokenRecord {
+  return { ...row, scopes: row.scopes === null ? null : (JSON.parse(row.scopes) as string[]), limited: row.limited === 1 };
+}
+
+/** How often last-used times are written: every call would turn each read into a write. */
+const TOUCH_FLUSH_MS = 5_000;
+
+export function sqliteTokens(db: Db, random: Random): TokenStore {
+  const insert = db.prepare(
+    `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const grant = db.prepare(
+    `SELECT ${TOKEN}, t.secret_hash AS secretHash, p.agreed_terms_at IS NOT NULL AS personAgreedTerms,
+       EXISTS (SELECT 1 FROM members m WHERE m.team_id = t.team_id AND m.person_id = t.person_id) AS personInTeam
+     FROM tokens t JOIN people p ON p.id = t.person_id WHERE t.id = ?`,
+  );
+  const revoke = db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
+  const pending = new Map<string, string>();
+  const flush = db.transaction(() => {
+    for (const [id, at] of pending) touch.run(at, id);
+    pending.clear();
+  });
+  const timer = setInterval(() => pending.size && flush(), TOUCH_FLUSH_MS);
+  timer.unref();
+
+  return {
+    async add({ personId, teamId, scopes, limited, secretHash }, now) {
+      const id = newId('tok', random);
+      const at = now.toISOString();
+      insert.run(id, secretHash, personId, teamId, scopes && JSON.stringify(scopes), limited ? 1 : 0, at);
+      return { id, personId, teamId, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
+    },
+    async grant(id) {
+      const row = grant.get(id) as (TokenRow & { secretHash: Buffer; personAgreedTerms: number; personInTeam: number }) | undefined;
+      if (!row) return null;
+      const { secretHash, personAgreedTerms, personInTeam, ...rest } = row;
+      const result: TokenGrant = {
+        ...toRecord(rest),
+        secretHash,
+        personAgreedTerms: personAgreedTerms === 1,
+        personInTeam: personInTeam === 1,
+      };
+      return result;
+    },
+    async revoke(id, now) {
+      return revoke.run(now.toISOString(), id).changes > 0;
+    },
+    touch(id, now) {
+      pending.set(id, now.toISOString());
+    },
+    close() {
+      clearInterval(timer);
+      if (pending.size) flush();
+    },
+  } as TokenStore & { close(): void };
+}

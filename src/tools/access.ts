@@ -1,0 +1,51 @@
+import { fail } from '../errors.js';
+import type { LinkRecord, Team } from '../store/ports.js';
+import type { Caller, ToolContext } from './define-tool.js';
+
+/**
+ * Who may reach what. A team or link outside the caller's teams answers 404 `not_found` (never 403, so its
+ * existence does not leak). A token limited to its team reads outside it only what a signed-out visitor reads
+ * (nothing: 404) and changes nothing outside it (403 `outside_token_record`, once we know the person could).
+ */
+export async function teamToRead(ctx: ToolContext, caller: Caller, teamId: string): Promise<Team> {
+  if (caller.recordTeamId !== null && caller.recordTeamId !== teamId) throw teamNotFound();
+  return memberTeam(ctx, caller, teamId);
+}
+
+export async function teamToChange(ctx: ToolContext, caller: Caller, teamId: string): Promise<Team> {
+  const team = await memberTeam(ctx, caller, teamId);
+  if (caller.recordTeamId !== null && caller.recordTeamId !== teamId) throw outside();
+  return team;
+}
+
+export async function linkToRead(ctx: ToolContext, caller: Caller, code: string): Promise<LinkRecord> {
+  const link = await ctx.store.links.findByCode(code);
+  if (!link || (caller.recordTeamId !== null && caller.recordTeamId !== link.teamId)) throw linkNotFound();
+  if (!(await ctx.store.teams.isMember(link.teamId, caller.personId))) throw linkNotFound();
+  return link;
+}
+
+export async function linkToChange(ctx: ToolContext, caller: Caller, code: string): Promise<LinkRecord> {
+  const link = await ctx.store.links.findByCode(code);
+  if (!link || !(await ctx.store.teams.isMember(link.teamId, caller.personId))) throw linkNotFound();
+  if (caller.recordTeamId !== null && caller.recordTeamId !== link.teamId) throw outside();
+  return link;
+}
+
+async function memberTeam(ctx: ToolContext, caller: Caller, teamId: string): Promise<Team> {
+  const team = await ctx.store.teams.get(teamId);
+  if (!team || !(await ctx.store.teams.isMember(teamId, caller.personId))) throw teamNotFound();
+  return team;
+}
+
+export function linkNotFound() {
+  return fail('not_found', 'No link has that code.', 'code');
+}
+
+function teamNotFound() {
+  return fail('not_found', 'No team with that id is among your teams.', 'team');
+}
+
+export function outside() {
+  return fail('outside_token_record', "The token works within its own team only; this reaches outside it.");
+}

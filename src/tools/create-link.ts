@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink, type Link } from './schemas.js';
+import { defineTool, type Caller, type ToolContext } from './define-tool.js';
+import { teamToChange } from './access.js';
+import { checkName } from '../domain/link-name.js';
+import { checkNote } from '../domain/note.js';
+import type { Team } from '../store/ports.js';
+
+export const newLinkFields = {
+  destination: destinationParam,
+  name: nameParam.default(null),
+  note: noteParam.default(null),
+};
+
+export type NewLinkInput = { destination: string; name: string | null; note: string | null };
+
+/**
+ * Makes one link in a team the caller may change: field rules, then the destination rules, then (atomically, in
+ * the store) the team's limits, the name's uniqueness and a fresh code. `prefix` names the fields of a
+ * createLinks item (`links[3].`).
+ */
+export async function makeLink(ctx: ToolContext, team: Team, input: NewLinkInput, prefix = ''): Promise<Link> {
+  const name = checkName(input.name, `${prefix}name`);
+  const note = checkNote(input.note, `${prefix}note`);
+  await ctx.destinations.check(input.destination, `${prefix}destination`);
+  const limits = ctx.store.settings.limits();
+  const teamCreatedAt = new Date(team.createdAt);
+  const record = await ctx.store.links.create(
+    { teamId: team.id, teamCreatedAt, destination: input.destination, name, note },
+    limits,
+    ctx.clock.now(),
+  );
+  return toLink(record);
+}
+
+export const createLink = defineTool({
+  name: 'createLink',
+  operation: 'createLink',
+  title: 'Create a short link',
+  description:
+    'Makes a short link in a team: PUBLIC_URL/<code> (and PUBLIC_URL/<name> when a short link name is given) will ' +
+    'send visitors to the https destination. The code is random. A team holds at most 25 links and may make 20 an ' +
+    'hour and 100 a day (10 a day in its first week). Returns the new link.',
+  input: z.strictObject({ team: teamParam, ...newLinkFields }),
+  output: linkSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
+  idempotent: true,
+  async run(input, caller: Caller, ctx) {
+    const team = await teamToChange(ctx, caller, input.team);
+    return makeLink(ctx, team, input);
+  },
+});

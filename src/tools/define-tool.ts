@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import type { Config } from '../config.js';
+import type { Cursors } from '../domain/cursor.js';
+import type { Store } from '../store/ports.js';
+import type { DestinationChecker } from '../destinations/checker.js';
+
+/** Who is calling: the person, and what their token (if any) limits them to. */
+export interface Caller {
+  personId: string;
+  /** Operation names the caller may use; null for all. */
+  scopes: ReadonlySet<string> | null;
+  /** Set for a token limited to its team's record: it changes nothing outside that team, and reads there only
+   * what a signed-out visitor reads. */
+  recordTeamId: string | null;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every tool's `run` may use; built once in the composition root. */
+export interface ToolContext {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  cursors: Cursors;
+  destinations: DestinationChecker;
+}
+
+/** The four MCP annotations; every tool sets all of them. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * A tool is a value: everything the MCP server, the HTTP facade, the OpenAPI document and the web app need to
+ * know about one operation, and its one implementation.
+ */
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** The MCP tool name. */
+  name: string;
+  /** The HTTP operationId (`POST /v1/<operation>`), or null for a tool only assistants have. */
+  operation: string | null;
+  title: string;
+  /** Written for an assistant: what it does, when to use it, what it returns. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** The error codes particular to this operation (the spec's list); every call can also answer the common ones. */
+  errors: readonly ErrorCode[];
+  /** Takes an `Idempotency-Key` over HTTP. */
+  idempotent: boolean;
+  /** For a destructive tool: the question an assistant must put to the person first. */
+  confirmation?: (input: z.output<I>) => string;
+  run(input: z.output<I>, caller: Caller, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+/** Typed identity, so each tool file infers its input and output types from its schemas. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
+
+/** The scope that lets a token call the tool: its operation name (or its tool name when it has none). */
+export function scopeOf(tool: Tool): string {
+  return tool.operation ?? tool.name;
+}

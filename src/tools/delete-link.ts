@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { codeParam } from './schemas.js';
+import { defineTool } from './define-tool.js';
+import { linkToChange } from './access.js';
+
+export const deleteLink = defineTool({
+  name: 'deleteLink',
+  operation: 'deleteLink',
+  title: 'Delete a link',
+  description:
+    'Deletes a link, by code, for good: the short link answers "not found" at once, and its code and name are ' +
+    'never issued again. Always ask the person before deleting, naming the link and where it goes.',
+  input: z.strictObject({ code: codeParam }),
+  output: z.null(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['limit_reached', 'outside_token_record'],
+  idempotent: true,
+  confirmation: ({ code }) => `Delete the short link ${code} for good? Its code and name will never work again.`,
+  async run({ code }, caller, ctx) {
+    const link = await linkToChange(ctx, caller, code);
+    await ctx.store.links.delete(link.id, ctx.store.settings.limits(), ctx.clock.now());
+    return null;
+  },
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { codeParam, linkSchema, toLink } from './schemas.js';
+import { defineTool } from './define-tool.js';
+import { linkToRead } from './access.js';
+
+export const linkByCode = defineTool({
+  name: 'linkByCode',
+  operation: 'getLink',
+  title: 'Link by code',
+  description:
+    'Reads one link of your teams by its 7-character code (the part after the service address in a short link). ' +
+    'A deleted link, or one outside your teams, is not found.',
+  input: z.strictObject({ code: codeParam }),
+  output: linkSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: [],
+  idempotent: false,
+  async run({ code }, caller, ctx) {
+    return toLink(await linkToRead(ctx, caller, code));
+  },
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { codeParam, linkSchema, nameParam, toLink } from './schemas.js';
+import { defineTool } from './define-tool.js';
+import { linkToChange } from './access.js';
+import { checkName } from '../domain/link-name.js';
+
+export const renameLink = defineTool({
+  name: 'renameLink',
+  operation: 'renameLink',
+  title: 'Rename a link',
+  description:
+    'Sets, changes or removes (null) the short link name of a link, by code. The old name stops working at once ' +
+    'and stays reserved for the team; the code and QR codes keep working. Not possible while the link is flagged ' +
+    'or disabled. Returns the link.',
+  input: z.strictObject({ code: codeParam, name: nameParam }),
+  output: linkSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ['invalid_name', 'reserved_name', 'link_disabled', 'link_flagged', 'name_taken', 'limit_reached', 'outside_token_record'],
+  idempotent: true,
+  async run({ code, name }, caller, ctx) {
+    const link = await linkToChange(ctx, caller, code);
+    const checked = checkName(name);
+    const limits = ctx.store.settings.limits();
+    return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now()));
+  },
+});

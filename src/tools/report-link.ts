@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { codeParam } from './schemas.js';
+import { defineTool } from './define-tool.js';
+import { linkNotFound, outside } from './access.js';
+
+export const reportLink = defineTool({
+  name: 'reportLink',
+  operation: null,
+  title: 'Report a link',
+  description:
+    'Reports a short link (any team\'s, by its code) as harmful: phishing, malware, spam or abuse. When several ' +
+    'people report the same link it is flagged until the service reviews it. Reports are read by the operator.',
+  input: z.strictObject({
+    code: codeParam,
+    reason: z.string().min(1).max(500).meta({ description: 'What is wrong with the link.' }),
+  }),
+  output: z.object({ code: z.string(), reported: z.literal(true) }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ['outside_token_record'],
+  idempotent: false,
+  async run({ code, reason }, caller, ctx) {
+    const link = await ctx.store.links.findByCode(code);
+    if (!link) throw linkNotFound();
+    if (caller.recordTeamId !== null && caller.recordTeamId !== link.teamId) throw outside();
+    const threshold = ctx.store.settings.limits().reportsToFlag;
+    await ctx.store.moderation.report(link.id, caller.personId, reason, threshold, ctx.clock.now());
+    return { code, reported: true as const };
+  },
+});

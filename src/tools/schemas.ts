@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { CODE_LENGTH } from '../domain/code.js';
+import { LINK_STATES } from '../domain/link-state.js';
+import { NAME_PATTERN_SOURCE } from '../domain/link-name.js';
+import type { LinkRecord } from '../store/ports.js';
+
+/**
+ * Schemas shared by several tools. Input schemas check only shapes and types (a failure is 400 `bad_request`);
+ * the spec's field rules (name, note, destination) are checked by the domain so each has its own error code. The
+ * rules still appear in the JSON Schema, for callers and assistants to read.
+ */
+export const teamParam = z.string().regex(/^team_/).meta({ description: 'The team, `team_…`.' });
+
+export const codeParam = z
+  .string()
+  .length(CODE_LENGTH)
+  .meta({ description: "The link's 7-character code." });
+
+export const destinationParam = z.string().meta({
+  description:
+    'An https address of at most 2,048 characters; not an IP address or private network, not another link ' +
+    'shortener, not blocked and not on an unsafe-site list.',
+  format: 'uri',
+});
+
+export const nameParam = z.string().nullable().meta({
+  description: 'The short link name: 3 to 50 of a-z 0-9 - _; null for none.',
+  pattern: NAME_PATTERN_SOURCE,
+});
+
+export const noteParam = z.string().nullable().meta({
+  description: "A note of 0 to 100 letters, numbers, spaces and - _ , . ' ( ) & ! ? : ; null for none.",
+  maxLength: 100,
+});
+
+export const limitParam = z.number().int().min(1).max(100).default(50).meta({
+  description: 'Rows per page, 1 to 100.',
+});
+
+export const afterParam = z.string().nullable().default(null).meta({
+  description: 'The `next` of the previous page, with the same other params; null for the first page.',
+});
+
+export const linkStateSchema = z.enum(LINK_STATES);
+
+export const linkSchema = z
+  .object({
+    id: z.string().meta({ description: '`link_…`' }),
+    code: z.string().meta({ description: '7 characters; the short link is PUBLIC_URL/<code>.' }),
+    name: z.string().nullable(),
+    destination: z.string().meta({ format: 'uri' }),
+    note: z.string().nullable(),
+    state: linkStateSchema,
+    createdAt: z.string().meta({ format: 'date-time' }),
+    changedAt: z.string().nullable().meta({ format: 'date-time' }),
+  });
+
+export type Link = z.output<typeof linkSchema>;
+
+/** The one public shape of a link, for every surface. */
+export function toLink(record: LinkRecord): Link {
+  return {
+    id: record.id,
+    code: record.code,
+    name: record.name,
+    destination: record.destination,
+    note: record.note,
+    state: record.state,
+    createdAt: record.createdAt,
+    changedAt: record.changedAt,
+  };
+}
+
+/** `{ data: [...], next }`: a page of results. */
+export function pageOf<T extends z.ZodType>(row: T) {
+  return z.object({
+    data: z.array(row),
+    next: z.string().nullable().meta({ description: 'Send as `after` for the next page; null on the last.' }),
+  });
+}

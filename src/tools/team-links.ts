@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { afterParam, limitParam, linkSchema, linkStateSchema, pageOf, teamParam, toLink } from './schemas.js';
+import { defineTool } from './define-tool.js';
+import { teamToRead } from './access.js';
+
+export const teamLinks = defineTool({
+  name: 'teamLinks',
+  operation: 'listLinks',
+  title: "A team's links",
+  description:
+    "Lists and searches a team's links, newest first. `q` finds links whose code, short link name, destination " +
+    'or note contains it (any case); `state` keeps only active, flagged or disabled links. Pages of up to 100; pass ' +
+    '`next` back as `after` with the same other params.',
+  input: z.strictObject({
+    team: teamParam,
+    state: linkStateSchema.nullable().default(null),
+    q: z.string().max(2048).nullable().default(null).meta({ description: 'Text to find; null for all.' }),
+    limit: limitParam,
+    after: afterParam,
+  }),
+  output: pageOf(linkSchema),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ['cursor_mismatch'],
+  idempotent: false,
+  async run({ team, state, q, limit, after }, caller, ctx) {
+    await teamToRead(ctx, caller, team);
+    const params = { team, state, q, limit };
+    const afterSeq = ctx.cursors.read<number>('listLinks', params, after);
+    const links = await ctx.store.links.list(team, { state, q }, { limit: limit + 1, after: afterSeq });
+    const page = links.slice(0, limit);
+    const last = page.at(-1);
+    const next = links.length > limit && last ? ctx.cursors.make('listLinks', params, last.seq) : null;
+    return { data: page.map(toLink), next };
+  },
+});

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { issueToken } from '../../src/auth/personal-token.js';
+import { loadConfig } from '../../src/config.js';
+import { cryptoRandom } from '../../src/domain/random.js';
+import type { Limits } from '../../src/domain/limits.js';
+import type { Clock } from '../../src/tools/define-tool.js';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  constructor(public current = new Date('2026-11-21T12:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface TestServer {
+  app: App;
+  url: string;
+  dbPath: string;
+  clock: TestClock;
+  stop(): Promise<void>;
+  /** A person who agreed to the terms, with a team and a personal token for it. */
+  person(options?: { agreed?: boolean; teamName?: string; scopes?: string[] | null; limited?: boolean }): Promise<Actor>;
+  /** Another token for an existing person and team. */
+  token(personId: string, teamId: string, options?: { scopes?: string[] | null; limited?: boolean }): Promise<string>;
+  setLimits(changes: Partial<Limits>): Promise<void>;
+}
+
+export interface Actor {
+  personId: string;
+  email: string;
+  teamId: string;
+  token: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+let people = 0;
+
+/** Starts the real server on a loopback port with a fresh SQLite file. */
+export async function startServer(options: AppOptions & { env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'shortlinks-test-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dbPath = join(dir, 'test.db');
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATABASE_PATH: dbPath, ...options.env });
+  const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
+  const app = createApp(config, { ...options, clock });
+  await app.listen();
+  const store = app.ctx.store;
+
+  const token: TestServer['token'] = async (personId, teamId, { scopes = null, limited = false } = {}) =>
+    (await issueToken(store, cryptoRandom, { personId, teamId, scopes, limited }, clock.now())).token;
+
+  return {
+    app,
+    url,
+    dbPath,
+    clock,
+    async stop() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async person({ agreed = true, teamName = 'Team', scopes = null, limited = false } = {}) {
+      const email = `person${++people}@example.com`;
+      const person = await store.people.add({ email, passwordHash: null, agreedTerms: agreed }, clock.now());
+      const team = await store.teams.add({ name: teamName, ownerId: person.id }, clock.now());
+      return { personId: person.id, email, teamId: team.id, token: await token(person.id, team.id, { scopes, limited }) };
+    },
+    token,
+    async setLimits(changes) {
+      await store.settings.setLimits(changes);
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** `POST /v1/<operation>` with a JSON body (or raw text), as a script would. */
+export async function call(
+  server: TestServer,
+  operation: string,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const res = await fetch(`${server.url}/v1/${operation}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** The problem body the API answers for an error code (type is the docs' address). */
+export function problem(server: TestServer, status: number, code: string, field: string | null = null) {
+  return {
+    type: `${server.url}/docs/errors#${code}`,
+    status,
+    code,
+    field,
+  };
+}
