@@ -9,23 +9,13 @@ import {
   type DestinationPolicy,
 } from '../../src/domain/destination.js';
 import { loadShortenerList } from '../../src/domain/shorteners.js';
+import { errorOf } from '../helpers/error-of.js';
 
 const policy: DestinationPolicy = {
   ownHosts: new Set(['sho.rt']),
   shorteners: loadShortenerList(),
   blocked: new Set(['blocked-site.com', 'xn--bsewicht-n4a.net' /* bösewicht.net */]),
 };
-
-/** The ApiError `fn` throws; fails the test when it throws nothing or something else. */
-function errorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError, but nothing was thrown');
-}
 
 /** Asserts that `raw` is refused with exactly this code, status 400 and field; returns the error. */
 function expectRefused(raw: string, code: ErrorCode, field = 'destination', p = policy): ApiError {

@@ -108,7 +108,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
   const setState = writeTransaction(db, (code: string, state: LinkRecord['state'], now: Date) => {
     const link = q.byCode.get(code) as LinkRecord | undefined;
     if (!link) return null;
-    q.state.run(state, now.toISOString(), link.id);
+    if (link.state !== state) q.state.run(state, now.toISOString(), link.id);
     if (state === 'active') {
       q.resolveReports.run(now.toISOString(), link.id);
       q.resolveReviews.run(now.toISOString(), link.id);

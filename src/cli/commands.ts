@@ -1,0 +1,93 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Command } from './command.js';
+
+/**
+ * Every flag of every command, for one strict parseArgs pass; which command takes which is checked afterwards
+ * against COMMANDS, so a flag given to the wrong command gets a precise error.
+ */
+export const OPTIONS = {
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'agree-terms': { type: 'boolean' },
+  name: { type: 'string' },
+  owner: { type: 'string' },
+  team: { type: 'string' },
+  scopes: { type: 'string' },
+  limited: { type: 'boolean' },
+  // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
+  'team-links': { type: 'string' },
+  'per-hour': { type: 'string' },
+  'per-day': { type: 'string' },
+  'first-week-per-day': { type: 'string' },
+  'changes-per-hour': { type: 'string' },
+  'calls-per-minute': { type: 'string' },
+  'reports-to-flag': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Flags every command takes. */
+export const COMMON_FLAGS: readonly string[] = ['json', 'help'];
+
+/** One command: its own flags, the names of its positional arguments, and its implementation, loaded on use. */
+export interface CommandEntry {
+  flags: readonly string[];
+  positionals: readonly string[];
+  /** Absent for `serve`, which runs the server instead of a command against the store. */
+  load?: () => Promise<Command>;
+}
+
+const LIMIT_FLAGS = ['team-links', 'per-hour', 'per-day', 'first-week-per-day', 'changes-per-hour', 'calls-per-minute', 'reports-to-flag'];
+
+// Dynamic imports: a command loads only its own module, which keeps every start short.
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  serve: { flags: [], positionals: [] },
+  'person add': { flags: ['email', 'password', 'agree-terms'], positionals: [], load: async () => (await import('./person.js')).personAdd },
+  'team add': { flags: ['name', 'owner'], positionals: [], load: async () => (await import('./team.js')).teamAdd },
+  'member add': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberAdd },
+  'member remove': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberRemove },
+  'token create': {
+    flags: ['email', 'team', 'scopes', 'limited'],
+    positionals: [],
+    load: async () => (await import('./token.js')).tokenCreate,
+  },
+  'token revoke': { flags: [], positionals: ['TOKEN_ID'], load: async () => (await import('./token.js')).tokenRevoke },
+  'link flag': { flags: [], positionals: ['CODE'], load: async () => (await import('./link.js')).linkFlag },
+  'link disable': { flags: [], positionals: ['CODE'], load: async () => (await import('./link.js')).linkDisable },
+  'link restore': { flags: [], positionals: ['CODE'], load: async () => (await import('./link.js')).linkRestore },
+  'reports list': { flags: [], positionals: [], load: async () => (await import('./moderation.js')).reportsList },
+  'reviews list': { flags: [], positionals: [], load: async () => (await import('./moderation.js')).reviewsList },
+  'block add': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockAdd },
+  'block remove': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockRemove },
+  'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
+  'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
+  'limits set': { flags: LIMIT_FLAGS, positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+};
+
+/** `shortlinks --help`. */
+export const USAGE = `Usage: shortlinks <command> [--json]
+
+  serve                                          run the server (PORT, DATABASE_PATH, ... from the environment)
+  person add --email E [--password P] [--agree-terms]
+  team add --name N --owner E                    the owner becomes the team's first member
+  member add --team TEAM_ID --email E
+  member remove --team TEAM_ID --email E
+  token create --email E --team TEAM_ID [--scopes op1,op2] [--limited]
+                                                 prints the token once; it is stored only as a hash
+  token revoke TOKEN_ID
+  link flag|disable|restore CODE                 restore also resolves the link's reports and reviews
+  reports list
+  reviews list
+  block add|remove DOMAIN                        blocks the domain and its subdomains for new destinations
+  block list
+  limits show
+  limits set [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
+             [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
+
+  --json       print one JSON object (the record made or changed, with its id) instead of text
+  -h, --help   print this help
+
+Commands work on DATABASE_PATH (default data/shortlinks.db), also while the server runs; the server applies
+every change on its next request. Exit status: 0 done, 1 refused (unknown email, team, token or code;
+a duplicate), 2 bad command line. Errors are one line on stderr, starting "shortlinks: ".
+`;

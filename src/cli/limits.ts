@@ -1,0 +1,53 @@
+import type { Limits } from '../domain/limits.js';
+import type { Store } from '../store/ports.js';
+import { quote, type Args } from './args.js';
+import { defineCommand } from './command.js';
+import { usageError } from './errors.js';
+
+/** The flags of `limits set`, each with the limit it changes. */
+export const LIMIT_FLAGS = {
+  'team-links': 'teamLinks',
+  'per-hour': 'perHour',
+  'per-day': 'perDay',
+  'first-week-per-day': 'firstWeekPerDay',
+  'changes-per-hour': 'changesPerHour',
+  'calls-per-minute': 'callsPerMinute',
+  // Not in DECISIONS.md's list, which says the number of reporters that flags a link is configurable.
+  'reports-to-flag': 'reportsToFlag',
+} as const satisfies Record<string, keyof Limits>;
+
+// Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
+// ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
+const MAX_LIMIT = 1_000_000_000;
+
+function parseLimit(flag: string, raw: string): number {
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= MAX_LIMIT)) {
+    throw usageError(`--${flag} must be a whole number from 1 to ${MAX_LIMIT}: ${quote(raw)}`);
+  }
+  return value;
+}
+
+/** `limits show`: the limits in force. */
+export async function showLimits(_args: Args, store: Store): Promise<Limits> {
+  return store.settings.limits();
+}
+
+/** `limits set [--team-links N] ...`: changes the given limits; a running server applies them on its next request. */
+export async function setLimits(args: Args, store: Store): Promise<Limits> {
+  const changes: Partial<Limits> = {};
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {
+    const raw = args.values[flag];
+    if (typeof raw === 'string') changes[key] = parseLimit(flag, raw.trim());
+  }
+  if (Object.keys(changes).length === 0) {
+    throw usageError(`limits set needs at least one of ${Object.keys(LIMIT_FLAGS).map((f) => `--${f}`).join(', ')}`);
+  }
+  return store.settings.setLimits(changes);
+}
+
+const text = (limits: Limits) =>
+  (Object.keys(limits) as Array<keyof Limits>).map((key) => `${key}: ${limits[key]}`).join('\n');
+
+export const limitsShow = defineCommand(showLimits, text);
+export const limitsSet = defineCommand(setLimits, text);

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * The operator CLI (`npx shortlinks <command>`). Only the parser is loaded up front; the store, the config and
+ * each command's module are imported once the command line is known to be good, and the server only for `serve`.
+ */
+import { USAGE } from './commands.js';
+import { CliError } from './errors.js';
+import { parseCommandLine } from './parse.js';
+
+/** Runs one command line; resolves to the exit code, or null when the process should keep running (`serve`). */
+export async function run(argv: readonly string[]): Promise<number | null> {
+  const invocation = parseCommandLine(argv);
+  if (invocation.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const { entry, args, json } = invocation;
+  if (!entry.load) {
+    // serve.ts, not main.ts: main.ts starts the server as soon as it is imported (it is `npm start`'s entry).
+    const { serve } = await import('../serve.js');
+    await serve();
+    return null;
+  }
+  const [{ loadConfig }, { openSqliteStore }, command] = await Promise.all([
+    import('../config.js'),
+    import('../store/sqlite/index.js'),
+    entry.load(),
+  ]);
+  const store = openSqliteStore(loadConfig().databasePath);
+  try {
+    const outcome = await command.execute(args, store);
+    process.stdout.write(`${json ? JSON.stringify(outcome.json) : outcome.text}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** The one line an operator sees for any failure; never a stack trace. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').trim() || 'failed';
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== null) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`shortlinks: ${reasonOf(error)}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  },
+);

@@ -1,0 +1,333 @@
+/**
+ * The operator CLI end to end: the real compiled `dist/src/cli/main.js` (built by `npm test`'s pretest; run
+ * `npm run build` first when running this file alone), spawned as a process against a fresh database file.
+ * The tests run in order and build on each other: people, then a team, members, tokens, links.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import type { Store } from '../../src/store/ports.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+
+const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const TOKEN = /^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const PASSWORD = 'correct horse battery staple';
+
+let dir: string;
+let dbPath: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the CLI; never rejects, so exit codes can be asserted. */
+function cli(...args: string[]): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_PATH: dbPath } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+/** Runs a command with --json that must succeed; returns the one JSON object it printed. */
+async function json(...args: string[]): Promise<Record<string, unknown>> {
+  const run = await cli(...args, '--json');
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout.endsWith('\n')).toBe(true);
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+/** Runs a command that must fail with `exitCode` and one `shortlinks: ...` line on stderr; returns the reason. */
+async function refused(exitCode: number, ...args: string[]): Promise<string> {
+  const run = await cli(...args, '--json');
+  expect(run.code).toBe(exitCode);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/^shortlinks: [^\n]+\n$/);
+  return run.stderr.slice('shortlinks: '.length).trim();
+}
+
+/** Opens the same database the CLI uses, for what the CLI cannot make (links, reports) or to look inside. */
+async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = openSqliteStore(dbPath);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function column(sql: string, ...params: unknown[]): unknown {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare(sql).pluck().get(...params);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  dir = mkdtempSync(join(tmpdir(), 'shortlinks-cli-'));
+  dbPath = join(dir, 'cli.db');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('shortlinks CLI', () => {
+  let ann: { id: string; email: string };
+  let bob: { id: string; email: string };
+  let teamId: string;
+  let tokenId: string;
+  let code: string;
+
+  it('starts in under a second (limits show)', async () => {
+    const run = await cli('limits', 'show');
+    expect(run.code).toBe(0);
+    expect(run.ms).toBeLessThan(1000);
+  });
+
+  it('person add --agree-terms --password: the person, email normalized, terms agreed', async () => {
+    const person = await json('person', 'add', '--email', ' Ann@Example.COM ', '--password', PASSWORD, '--agree-terms');
+    expect(Object.keys(person).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id']);
+    expect(person.id).toMatch(/^person_[A-Za-z0-9]{16}$/);
+    expect(person.email).toBe('ann@example.com');
+    expect(person.createdAt).toMatch(ISO);
+    expect(person.agreedTermsAt).toBe(person.createdAt);
+    ann = person as typeof ann;
+  });
+
+  it('stores the password only as an scrypt hash', () => {
+    const hash = column('SELECT password_hash FROM people WHERE id = ?', ann.id) as string;
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
+    expect(hash).not.toContain(PASSWORD);
+  });
+
+  it('person add without --agree-terms or --password (text output)', async () => {
+    const run = await cli('person', 'add', '--email', 'bob@example.com');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^added person person_[A-Za-z0-9]{16} <bob@example.com>\n/);
+    bob = { id: /person_[A-Za-z0-9]{16}/.exec(run.stdout)![0], email: 'bob@example.com' };
+    const person = await withStore((store) => store.people.findByEmail('bob@example.com'));
+    expect(person).toMatchObject({ id: bob.id, agreedTermsAt: null });
+    expect(column('SELECT password_hash FROM people WHERE id = ?', bob.id)).toBeNull();
+  });
+
+  it('person add refuses an email that exists, whatever its case (exit 1)', async () => {
+    expect(await refused(1, 'person', 'add', '--email', 'ANN@example.com')).toBe(
+      'a person with the email ann@example.com already exists',
+    );
+  });
+
+  it('person add refuses a bad email or a short password, and never prints the password (exit 2)', async () => {
+    expect(await refused(2, 'person', 'add', '--email', 'not-an-email')).toBe('not an email address: "not-an-email"');
+    const reason = await refused(2, 'person', 'add', '--email', 'cy@example.com', '--password', 'short');
+    expect(reason).toBe('--password must be 8 to 1024 characters');
+    expect(reason).not.toContain('short"');
+  });
+
+  it('team add: the team, its owner its first member', async () => {
+    const team = await json('team', 'add', '--name', ' Ann & co ', '--owner', 'ann@example.com');
+    expect(Object.keys(team).sort()).toEqual(['createdAt', 'id', 'name']);
+    expect(team.id).toMatch(/^team_[A-Za-z0-9]{16}$/);
+    expect(team.name).toBe('Ann & co');
+    expect(team.createdAt).toMatch(ISO);
+    teamId = team.id as string;
+    expect(await withStore((store) => store.teams.isMember(teamId, ann.id))).toBe(true);
+  });
+
+  it('team add refuses an unknown owner (exit 1) and an empty name (exit 2)', async () => {
+    expect(await refused(1, 'team', 'add', '--name', 'x', '--owner', 'nobody@example.com')).toBe(
+      'no person has the email nobody@example.com',
+    );
+    await refused(2, 'team', 'add', '--name', '  ', '--owner', 'ann@example.com');
+  });
+
+  it('member add: adds, and says so when already a member', async () => {
+    expect(await json('member', 'add', '--team', teamId, '--email', 'bob@example.com')).toEqual({
+      team: teamId,
+      person: bob.id,
+      member: true,
+      changed: true,
+    });
+    expect(await json('member', 'add', '--team', teamId, '--email', 'bob@example.com')).toEqual({
+      team: teamId,
+      person: bob.id,
+      member: true,
+      changed: false,
+    });
+  });
+
+  it('member add refuses an unknown team or email (exit 1)', async () => {
+    expect(await refused(1, 'member', 'add', '--team', 'team_nope', '--email', 'bob@example.com')).toBe(
+      'no team has the id "team_nope"',
+    );
+    await refused(1, 'member', 'add', '--team', teamId, '--email', 'nobody@example.com');
+  });
+
+  it('token create --scopes --limited: the record and the token, once', async () => {
+    const created = await json(
+      'token', 'create', '--email', 'bob@example.com', '--team', teamId, '--scopes', 'createLink, listLinks,reportLink', '--limited',
+    );
+    expect(Object.keys(created).sort()).toEqual(
+      ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'limited', 'personId', 'revokedAt', 'scopes', 'teamId', 'token'],
+    );
+    expect(created.token).toMatch(TOKEN);
+    expect(created.id).toBe(`tok_${(created.token as string).slice(3, 19)}`);
+    expect(created).toMatchObject({
+      personId: bob.id,
+      teamId,
+      scopes: ['createLink', 'listLinks', 'reportLink'],
+      limited: true,
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+    });
+    tokenId = created.id as string;
+    // Only the secret's SHA-256 is kept.
+    const stored = column('SELECT secret_hash FROM tokens WHERE id = ?', tokenId) as Buffer;
+    expect(stored).toHaveLength(32);
+    expect(stored.toString('latin1')).not.toContain((created.token as string).slice(20));
+  });
+
+  it('token create without --scopes: every operation, not limited', async () => {
+    const created = await json('token', 'create', '--email', 'ann@example.com', '--team', teamId);
+    expect(created.token).toMatch(TOKEN);
+    expect(created).toMatchObject({ personId: ann.id, teamId, scopes: null, limited: false });
+  });
+
+  it('token create refuses a scope that is not an operation or MCP tool name (exit 2)', async () => {
+    const reason = await refused(2, 'token', 'create', '--email', 'ann@example.com', '--team', teamId, '--scopes', 'createLink,deleteEverything');
+    expect(reason).toMatch(/^unknown scope "deleteEverything"; scopes are listTeams, /);
+    await refused(2, 'token', 'create', '--email', 'ann@example.com', '--team', teamId, '--scopes', ' , ');
+  });
+
+  it('token revoke: the record with revokedAt, no secret; again changes nothing', async () => {
+    const revoked = await json('token', 'revoke', tokenId);
+    expect(revoked).not.toHaveProperty('token');
+    expect(revoked).not.toHaveProperty('secretHash');
+    expect(revoked).toMatchObject({ id: tokenId, personId: bob.id, teamId, limited: true });
+    expect(revoked.revokedAt).toMatch(ISO);
+    expect(await json('token', 'revoke', tokenId)).toEqual(revoked);
+  });
+
+  it('token revoke refuses an unknown id (exit 1)', async () => {
+    expect(await refused(1, 'token', 'revoke', 'tok_AAAAAAAAAAAAAAAA')).toBe('no token has the id "tok_AAAAAAAAAAAAAAAA"');
+  });
+
+  it('member remove; then token create for them is refused (exit 1)', async () => {
+    expect(await json('member', 'remove', '--team', teamId, '--email', 'bob@example.com')).toEqual({
+      team: teamId,
+      person: bob.id,
+      member: false,
+      changed: true,
+    });
+    expect(await refused(1, 'token', 'create', '--email', 'bob@example.com', '--team', teamId)).toBe(
+      `bob@example.com is not a member of team ${teamId}`,
+    );
+  });
+
+  it('limits show: the defaults on a fresh database', async () => {
+    expect(await json('limits', 'show')).toEqual({ ...DEFAULT_LIMITS });
+  });
+
+  it('limits set: changes the given limits only', async () => {
+    const expected = { ...DEFAULT_LIMITS, perHour: 5, callsPerMinute: 120, firstWeekPerDay: 3 };
+    const set = await json('limits', 'set', '--per-hour', '5', '--calls-per-minute', '120', '--first-week-per-day', '3');
+    expect(set).toEqual(expected);
+    expect(await json('limits', 'show')).toEqual(expected);
+  });
+
+  it('limits set refuses a value that is not a positive whole number, and changes nothing (exit 2)', async () => {
+    const before = await json('limits', 'show');
+    expect(await refused(2, 'limits', 'set', '--per-day', '50', '--team-links', '2.5')).toBe(
+      '--team-links must be a whole number from 1 to 1000000000: "2.5"',
+    );
+    await Promise.all(['0', '-3', 'ten', '', '1e3'].map((bad) => refused(2, 'limits', 'set', `--per-day=${bad}`)));
+    await refused(2, 'limits', 'set');
+    expect(await json('limits', 'show')).toEqual(before);
+  });
+
+  it('block add normalizes the domain; block list; block remove', async () => {
+    expect(await json('block', 'add', 'Example.COM.')).toEqual({ domain: 'example.com', blocked: true, changed: true });
+    expect(await json('block', 'add', 'example.com')).toEqual({ domain: 'example.com', blocked: true, changed: false });
+    expect(await json('block', 'add', 'bücher.de')).toEqual({ domain: 'xn--bcher-kva.de', blocked: true, changed: true });
+    expect(await json('block', 'list')).toEqual({ blocked: ['example.com', 'xn--bcher-kva.de'] });
+    expect(await json('block', 'remove', 'EXAMPLE.com')).toEqual({ domain: 'example.com', blocked: false, changed: true });
+    expect(await json('block', 'list')).toEqual({ blocked: ['xn--bcher-kva.de'] });
+  });
+
+  it('block add refuses what is not a domain name (exit 2)', async () => {
+    expect(await refused(2, 'block', 'add', 'https://evil.com/x')).toBe('not a domain name: "https://evil.com/x"');
+    await refused(2, 'block', 'add', '10.0.0.1');
+  });
+
+  it('link flag, reports list, reviews list, disable, restore', async () => {
+    const link = await withStore(async (store) => {
+      const made = await store.links.create(
+        { teamId, teamCreatedAt: new Date(), destination: 'https://docs.example.org/a', name: null, note: null },
+        DEFAULT_LIMITS,
+        new Date(),
+      );
+      await store.moderation.report(made.id, bob.id, 'spam', 3, new Date());
+      return made;
+    });
+    code = link.code;
+
+    const reports = await json('reports', 'list');
+    expect(reports).toEqual({
+      reports: [{ id: expect.stringMatching(/^report_/), linkCode: code, personId: bob.id, reason: 'spam', createdAt: expect.stringMatching(ISO) }],
+    });
+
+    const flagged = await json('link', 'flag', code);
+    expect(flagged).toMatchObject({ id: link.id, code, teamId, state: 'flagged', destination: 'https://docs.example.org/a' });
+    expect(flagged).not.toHaveProperty('seq');
+
+    await withStore((store) => store.moderation.askForReview(link.id, ann.id, 'it is fine', new Date()));
+    expect(await json('reviews', 'list')).toEqual({
+      reviews: [{ id: expect.stringMatching(/^review_/), linkCode: code, personId: ann.id, reason: 'it is fine', createdAt: expect.stringMatching(ISO) }],
+    });
+
+    expect(await json('link', 'disable', code)).toMatchObject({ code, state: 'disabled' });
+    expect(await json('link', 'restore', code)).toMatchObject({ code, state: 'active' });
+    // Restoring resolves the link's open reports and reviews.
+    expect(await json('reports', 'list')).toEqual({ reports: [] });
+    expect(await json('reviews', 'list')).toEqual({ reviews: [] });
+  });
+
+  it('link flag refuses an unknown code (exit 1)', async () => {
+    expect(await refused(1, 'link', 'flag', 'Nope123')).toBe('no link has the code "Nope123"');
+  });
+
+  it('refuses an unknown command, subcommand, flag, or a missing or extra argument (exit 2)', async () => {
+    expect(await refused(2, 'frobnicate')).toBe('unknown command "frobnicate"; run shortlinks --help');
+    expect(await refused(2, 'link', 'delete', 'Abc1234')).toBe('unknown command "link delete"; link takes flag, disable, restore');
+    expect(await refused(2, 'person', 'add', '--email', 'x@example.com', '--admin')).toBe('unknown option --admin');
+    expect(await refused(2, 'limits', 'show', '--team', teamId)).toBe('limits show takes no --team');
+    expect(await refused(2, 'person', 'add')).toBe('missing --email');
+    expect(await refused(2, 'team', 'add', '--name')).toBe('--name needs a value');
+    expect(await refused(2, 'token', 'revoke')).toBe('token revoke needs TOKEN_ID');
+    expect(await refused(2, 'block', 'list', 'extra')).toBe('unexpected argument "extra"');
+  });
+
+  it('--help prints the usage', async () => {
+    const run = await cli('--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: shortlinks <command>/);
+    expect(run.stdout).toContain('limits set [--team-links N]');
+  });
+});
