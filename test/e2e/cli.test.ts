@@ -3,18 +3,16 @@
  * `npm run build` first when running this file alone), spawned as a process against a fresh database file.
  * The tests run in order and build on each other: people, then a team, members, tokens, links.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { CLI, runCli, type Run } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 const TOKEN = /^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'correct horse battery staple';
@@ -22,22 +20,9 @@ const PASSWORD = 'correct horse battery staple';
 let dir: string;
 let dbPath: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** Runs the CLI; never rejects, so exit codes can be asserted. */
+/** Runs the CLI on this file's database; never rejects, so exit codes can be asserted. */
 function cli(...args: string[]): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_PATH: dbPath } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
-    });
-  });
+  return runCli(dbPath, ...args);
 }
 
 /** Runs a command with --json that must succeed; returns the one JSON object it printed. */

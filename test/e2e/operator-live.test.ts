@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { call, startServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The operator CLI works on the database while the server runs, as its own process, and the server applies each
+ * change on its very next request (limits, blocklist, link states, tokens, memberships).
+ */
+let server: TestServer;
+const cli = (...args: string[]) => runCli(server.dbPath, ...args, '--json');
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+describe('operator changes while the server runs', () => {
+  it('limits set changes the calls-per-minute policy on the next request', async () => {
+    const alice = await server.person();
+    expect((await call(server, 'listTeams', {}, alice.token)).headers.get('ratelimit-policy')).toBe('"minute";q=600;w=60');
+    expect((await cli('limits', 'set', '--calls-per-minute', '900')).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, alice.token)).headers.get('ratelimit-policy')).toBe('"minute";q=900;w=60');
+  });
+
+  it('block add refuses the domain on the next createLink', async () => {
+    const alice = await server.person();
+    const body = { team: alice.teamId, destination: 'https://shop.evil-site.com/' };
+    expect((await cli('block', 'add', 'evil-site.com')).code).toBe(0);
+    const refused = await call(server, 'createLink', body, alice.token);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'blocked_destination', field: 'destination' });
+    expect((await cli('block', 'remove', 'evil-site.com')).code).toBe(0);
+    expect((await call(server, 'createLink', body, alice.token)).status).toBe(200);
+  });
+
+  it('link disable, flag and restore take effect at once', async () => {
+    const alice = await server.person();
+    const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
+    const change = () => call(server, 'setDestination', { code: made.body.code, destination: 'https://example.org/' }, alice.token);
+    expect((await cli('link', 'disable', made.body.code)).code).toBe(0);
+    expect((await change()).body.code).toBe('link_disabled');
+    expect((await cli('link', 'flag', made.body.code)).code).toBe(0);
+    expect((await change()).body.code).toBe('link_flagged');
+    expect((await cli('link', 'restore', made.body.code)).code).toBe(0);
+    expect((await change()).status).toBe(200);
+  });
+
+  it('token revoke answers invalid_token on the next call', async () => {
+    const alice = await server.person();
+    expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
+    expect((await cli('token', 'revoke', `tok_${alice.token.slice(3, 19)}`)).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, alice.token)).body.code).toBe('invalid_token');
+  });
+
+  it('member remove answers token_record_left, member add makes the token work again', async () => {
+    const alice = await server.person();
+    expect((await cli('member', 'remove', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, alice.token)).body.code).toBe('token_record_left');
+    expect((await cli('member', 'add', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
+  });
+});
