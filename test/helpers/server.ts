@@ -40,7 +40,8 @@ export interface Actor {
   token: string;
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on right now, on loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
