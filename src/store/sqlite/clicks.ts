@@ -7,12 +7,13 @@ export function sqliteClicks(db: Db): ClickStore {
   );
   // A click counted for a link deleted since is dropped: the link is gone, so are its counts.
   const add = db.prepare(
-    `INSERT INTO clicks (link_id, day, count) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM links WHERE id = ?1)
+    `INSERT INTO clicks (link_id, day, count) SELECT @linkId, @day, @count
+     WHERE EXISTS (SELECT 1 FROM links WHERE id = @linkId)
      ON CONFLICT (link_id, day) DO UPDATE SET count = count + excluded.count`,
   );
   const addAll = writeTransaction(db, (counts: Map<string, Map<string, number>>) => {
     for (const [linkId, days] of counts) {
-      for (const [day, count] of days) add.run(linkId, day, count);
+      for (const [day, count] of days) add.run({ linkId, day, count });
     }
   });
 

@@ -1,0 +1,92 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import { migrations } from '../../src/store/sqlite/migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/ports.js';
+
+let dir: string;
+let path: string;
+let store: Store;
+const now = new Date('2026-11-21T12:00:00Z');
+const limits = { ...DEFAULT_LIMITS, perHour: 1000, perDay: 1000, firstWeekPerDay: 1000 };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shortlinks-store-'));
+  path = join(dir, 'nested', 'store.db');
+  store = openSqliteStore(path);
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function team() {
+  const person = await store.people.add({ email: `p${Math.random()}@example.com`, passwordHash: null, agreedTerms: true }, now);
+  return store.teams.add({ name: 'T', ownerId: person.id }, now);
+}
+
+describe('the SQLite store', () => {
+  it('makes the folder, runs in WAL mode with foreign keys on, and records the schema version', () => {
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    db.close();
+  });
+
+  it('opens an existing file again without re-running migrations, keeping its data', async () => {
+    const t = await team();
+    store.close();
+    store = openSqliteStore(path);
+    expect(await store.teams.get(t.id)).toEqual(t);
+  });
+
+  it('keeps the cursor secret across restarts', () => {
+    const secret = store.settings.cursorSecret();
+    store.close();
+    store = openSqliteStore(path);
+    expect(store.settings.cursorSecret().equals(secret)).toBe(true);
+    expect(secret).toHaveLength(32);
+  });
+
+  it('rolls back a create that fails half-way (no code, name or event left behind)', async () => {
+    const t = await team();
+    await store.links.create({ teamId: t.id, teamCreatedAt: now, destination: 'https://a.example.com/', name: 'taken', note: null }, limits, now);
+    const db = new Database(path, { readonly: true });
+    const count = () => db.prepare('SELECT (SELECT count(*) FROM codes) + (SELECT count(*) FROM link_events) AS n').get();
+    const before = count();
+    await expect(
+      store.links.create({ teamId: t.id, teamCreatedAt: now, destination: 'https://b.example.com/', name: 'taken', note: null }, limits, now),
+    ).rejects.toMatchObject({ code: 'name_taken' });
+    expect(count()).toEqual(before);
+    db.close();
+  });
+
+  it('never issues a code twice, deleted links included', async () => {
+    const t = await team();
+    const link = await store.links.create({ teamId: t.id, teamCreatedAt: now, destination: 'https://a.example.com/', name: null, note: null }, limits, now);
+    await store.links.delete(link.id, limits, now);
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT code FROM codes').pluck().all()).toContain(link.code);
+    db.close();
+  });
+
+  it('sees limits set by another connection (the CLI) on the next read', async () => {
+    expect(store.settings.limits().callsPerMinute).toBe(600);
+    const other = openSqliteStore(path);
+    await other.settings.setLimits({ callsPerMinute: 5 });
+    other.close();
+    expect(store.settings.limits().callsPerMinute).toBe(5);
+  });
+
+  it('drops clicks for a link deleted before they were written', async () => {
+    const t = await team();
+    const link = await store.links.create({ teamId: t.id, teamCreatedAt: now, destination: 'https://a.example.com/', name: null, note: null }, limits, now);
+    await store.links.delete(link.id, limits, now);
+    await store.clicks.add(new Map([[link.id, new Map([['2026-11-21', 4]])]]));
+    expect(await store.clicks.daily(link.id, '2026-11-01', '2026-11-30')).toEqual([]);
+  });
+});
