@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
-import { call, problem, startServer, type Actor, type Reply, type TestServer } from '../helpers/server.js';
+import { call, problem, startServer, type Actor, type Reply, type TestServer, expectProblem } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,14 +29,6 @@ function freshName(prefix = 'n'): string {
 /** A domain no other test uses, for the blocklist. */
 function freshDomain(): string {
   return `blocked-${randomBytes(5).toString('hex')}.com`;
-}
-
-function expectProblem(reply: Reply, status: number, code: string, field: string | null = null): void {
-  expect(reply.status).toBe(status);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(reply.body).toMatchObject(problem(server, status, code, field));
-  expect(typeof reply.body.detail).toBe('string');
-  expect(reply.body.detail.length).toBeGreaterThan(0);
 }
 
 function expectLink(link: any, expected: { destination: string; name?: string | null; note?: string | null }): void {
@@ -175,7 +167,7 @@ describe('createLink', () => {
       ['a javascript: address', 'javascript:alert(1)'],
     ])('refuses %s', async (_, destination) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination }), 400, 'invalid_destination', 'destination');
+      expectProblem(server, await create(alice, { destination }), 400, 'invalid_destination', 'destination');
     });
 
     it('refuses 2,049 characters and takes 2,048', async () => {
@@ -184,7 +176,7 @@ describe('createLink', () => {
       const exact = base + 'a'.repeat(2048 - base.length);
       expect(exact).toHaveLength(2048);
       const tooLong = exact + 'a';
-      expectProblem(await create(alice, { destination: tooLong }), 400, 'invalid_destination', 'destination');
+      expectProblem(server, await create(alice, { destination: tooLong }), 400, 'invalid_destination', 'destination');
       const ok = await create(alice, { destination: exact });
       expect(ok.status).toBe(200);
       expect(ok.body.destination).toBe(exact);
@@ -208,7 +200,7 @@ describe('createLink', () => {
       ['localhost in capitals with a trailing dot', 'https://LOCALHOST./'],
     ])('refuses %s', async (_, destination) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination }), 400, 'private_destination', 'destination');
+      expectProblem(server, await create(alice, { destination }), 400, 'private_destination', 'destination');
     });
   });
 
@@ -219,7 +211,7 @@ describe('createLink', () => {
       ['a shortener in another case with a trailing dot', 'https://TinyURL.com./abc'],
     ])('refuses %s', async (_, destination) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination }), 400, 'shortener_destination', 'destination');
+      expectProblem(server, await create(alice, { destination }), 400, 'shortener_destination', 'destination');
     });
 
     it('allows first-party shorteners such as youtu.be', async () => {
@@ -236,8 +228,8 @@ describe('createLink', () => {
       const before = await create(alice, { destination: `https://www.${domain}/` });
       expect(before.status).toBe(200);
       await server.app.ctx.store.settings.block(domain, new Date());
-      expectProblem(await create(alice, { destination: `https://www.${domain}/` }), 400, 'blocked_destination', 'destination');
-      expectProblem(await create(alice, { destination: `https://${domain}/x` }), 400, 'blocked_destination', 'destination');
+      expectProblem(server, await create(alice, { destination: `https://www.${domain}/` }), 400, 'blocked_destination', 'destination');
+      expectProblem(server, await create(alice, { destination: `https://${domain}/x` }), 400, 'blocked_destination', 'destination');
       const other = await create(alice, { destination: `https://not${domain}/` });
       expect(other.status).toBe(200);
     });
@@ -247,7 +239,7 @@ describe('createLink', () => {
       const domain = freshDomain();
       await server.app.ctx.store.settings.block(domain, new Date());
       const shouted = `https://WWW.${domain.toUpperCase()}./page`;
-      expectProblem(await create(alice, { destination: shouted }), 400, 'blocked_destination', 'destination');
+      expectProblem(server, await create(alice, { destination: shouted }), 400, 'blocked_destination', 'destination');
     });
   });
 
@@ -261,7 +253,7 @@ describe('createLink', () => {
       ['a dot', 'my.name'],
     ])('refuses a name with %s', async (_, name) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/', name }), 400, 'invalid_name', 'name');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/', name }), 400, 'invalid_name', 'name');
     });
   });
 
@@ -270,7 +262,7 @@ describe('createLink', () => {
       'refuses the service word %s',
       async (name) => {
         const alice = await server.person();
-        expectProblem(await create(alice, { destination: 'https://example.com/', name }), 400, 'reserved_name', 'name');
+        expectProblem(server, await create(alice, { destination: 'https://example.com/', name }), 400, 'reserved_name', 'name');
       },
     );
 
@@ -278,7 +270,7 @@ describe('createLink', () => {
     // (section 7: invalid_name = "name not 3 to 50 of ...") already refuses them, and the spec is the contract.
     it.each(['v1', 'v2', 'qr'])('refuses the 2-character word %s as invalid_name (the spec rule comes first)', async (name) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/', name }), 400, 'invalid_name', 'name');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/', name }), 400, 'invalid_name', 'name');
     });
 
     it('takes names that only contain a service word', async () => {
@@ -302,7 +294,7 @@ describe('createLink', () => {
       ['a double quote', 'say "hi"'],
     ])('refuses a note with %s', async (_, note) => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/', note }), 400, 'invalid_note', 'note');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/', note }), 400, 'invalid_note', 'note');
     });
 
     it('takes exactly 100 characters', async () => {
@@ -319,7 +311,7 @@ describe('createLink', () => {
       const bob = await server.person();
       const name = freshName();
       expect((await create(alice, { destination: 'https://example.com/a', name })).status).toBe(200);
-      expectProblem(await create(bob, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
+      expectProblem(server, await create(bob, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
       expect(await linksOf(bob)).toHaveLength(0);
     });
 
@@ -327,7 +319,7 @@ describe('createLink', () => {
       const alice = await server.person();
       const name = freshName();
       expect((await create(alice, { destination: 'https://example.com/a', name })).status).toBe(200);
-      expectProblem(await create(alice, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
       expect(await linksOf(alice)).toHaveLength(1);
     });
   });
@@ -342,7 +334,7 @@ describe('createLink', () => {
       expect(await linksOf(alice)).toHaveLength(25);
 
       const full = await create(alice, { destination: 'https://example.com/26' });
-      expectProblem(full, 409, 'team_full');
+      expectProblem(server, full, 409, 'team_full');
       expect(await linksOf(alice)).toHaveLength(25);
 
       const gone = await call(server, 'deleteLink', { code: made[0].code }, alice.token);
@@ -358,7 +350,7 @@ describe('createLink', () => {
       const bob = await server.person();
       await server.setLimits({ perHour: 1000, perDay: 1000, firstWeekPerDay: 1000 });
       await fill(alice, 25);
-      expectProblem(await create(alice, { destination: 'https://example.com/' }), 409, 'team_full');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/' }), 409, 'team_full');
       expect((await create(bob, { destination: 'https://example.com/' })).status).toBe(200);
     });
   });
@@ -370,7 +362,7 @@ describe('createLink', () => {
       for (let i = 0; i < 3; i++) expect((await create(alice, { destination: `https://example.com/${i}` })).status).toBe(200);
 
       const limited = await create(alice, { destination: 'https://example.com/4' });
-      expectProblem(limited, 429, 'limit_reached');
+      expectProblem(server, limited, 429, 'limit_reached');
       const retryAfter = limited.headers.get('retry-after');
       expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
       // The seconds until the oldest counted creation leaves the hour.
@@ -378,7 +370,7 @@ describe('createLink', () => {
 
       server.clock.advance(10 * 60_000);
       const later = await create(alice, { destination: 'https://example.com/4' });
-      expectProblem(later, 429, 'limit_reached');
+      expectProblem(server, later, 429, 'limit_reached');
       expect(Number(later.headers.get('retry-after'))).toBe(3000);
 
       server.clock.advance(HOUR - 10 * 60_000 + 1);
@@ -393,7 +385,7 @@ describe('createLink', () => {
       const first = await create(alice, { destination: 'https://example.com/1' });
       expect((await create(alice, { destination: 'https://example.com/2' })).status).toBe(200);
       expect((await call(server, 'deleteLink', { code: first.body.code }, alice.token)).status).toBe(200);
-      expectProblem(await create(alice, { destination: 'https://example.com/3' }), 429, 'limit_reached');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/3' }), 429, 'limit_reached');
     });
 
     it('refuses past the daily limit (after the first week) until the day has passed', async () => {
@@ -403,12 +395,12 @@ describe('createLink', () => {
       for (let i = 0; i < 3; i++) expect((await create(alice, { destination: `https://example.com/${i}` })).status).toBe(200);
 
       const limited = await create(alice, { destination: 'https://example.com/x' });
-      expectProblem(limited, 429, 'limit_reached');
+      expectProblem(server, limited, 429, 'limit_reached');
       expect(Number(limited.headers.get('retry-after'))).toBe(86_400);
 
       server.clock.advance(HOUR + 1); // the hour window has passed, the day window has not
       const stillLimited = await create(alice, { destination: 'https://example.com/x' });
-      expectProblem(stillLimited, 429, 'limit_reached');
+      expectProblem(server, stillLimited, 429, 'limit_reached');
       expect(Number(stillLimited.headers.get('retry-after'))).toBe(82_800);
 
       server.clock.advance(DAY - HOUR);
@@ -420,13 +412,13 @@ describe('createLink', () => {
       await server.setLimits({ perHour: 1000, perDay: 1000, firstWeekPerDay: 2 });
       for (let i = 0; i < 2; i++) expect((await create(alice, { destination: `https://example.com/${i}` })).status).toBe(200);
       const limited = await create(alice, { destination: 'https://example.com/x' });
-      expectProblem(limited, 429, 'limit_reached');
+      expectProblem(server, limited, 429, 'limit_reached');
       expect(Number(limited.headers.get('retry-after'))).toBe(86_400);
 
       // Day 2, still in the first week: 2 more, then refused.
       server.clock.advance(DAY + 1);
       for (let i = 0; i < 2; i++) expect((await create(alice, { destination: `https://example.com/d2/${i}` })).status).toBe(200);
-      expectProblem(await create(alice, { destination: 'https://example.com/d2/x' }), 429, 'limit_reached');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/d2/x' }), 429, 'limit_reached');
 
       // Day 9: out of the first week, the ordinary daily limit applies.
       server.clock.advance(7 * DAY);
@@ -437,7 +429,7 @@ describe('createLink', () => {
     it('applies the default of 10 a day in the first week', async () => {
       const alice = await server.person();
       for (let i = 0; i < 10; i++) expect((await create(alice, { destination: `https://example.com/${i}` })).status).toBe(200);
-      expectProblem(await create(alice, { destination: 'https://example.com/11' }), 429, 'limit_reached');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/11' }), 429, 'limit_reached');
     });
   });
 
@@ -454,7 +446,7 @@ describe('createLink', () => {
   it('answers 403 outside_token_record for a token limited to another of the person\'s teams', async () => {
     const alice = await server.person({ limited: true });
     const second = await server.app.ctx.store.teams.add({ name: 'Second', ownerId: alice.personId }, server.clock.now());
-    expectProblem(await create(alice, { destination: 'https://example.com/' }, second.id), 403, 'outside_token_record');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/' }, second.id), 403, 'outside_token_record');
     expect((await create(alice, { destination: 'https://example.com/' })).status).toBe(200);
     const free = await server.token(alice.personId, alice.teamId);
     const other = await call(server, 'createLink', { team: second.id, destination: 'https://example.com/' }, free);
@@ -475,13 +467,13 @@ describe('createLink', () => {
     it("answers 404 for another person's team", async () => {
       const alice = await server.person();
       const bob = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/' }, bob.teamId), 404, 'not_found', 'team');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/' }, bob.teamId), 404, 'not_found', 'team');
       expect(await linksOf(bob)).toHaveLength(0);
     });
 
     it('answers the same 404 for a team that does not exist', async () => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/' }, 'team_doesnotexist00'), 404, 'not_found', 'team');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/' }, 'team_doesnotexist00'), 404, 'not_found', 'team');
     });
   });
 
@@ -489,42 +481,42 @@ describe('createLink', () => {
     it('refuses an unknown param, naming it', async () => {
       const alice = await server.person();
       const reply = await create(alice, { destination: 'https://example.com/', colour: 'red' });
-      expectProblem(reply, 400, 'bad_request', 'colour');
+      expectProblem(server, reply, 400, 'bad_request', 'colour');
       expect(await linksOf(alice)).toHaveLength(0);
     });
 
     it('refuses a destination of the wrong type', async () => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 5 }), 400, 'bad_request', 'destination');
+      expectProblem(server, await create(alice, { destination: 5 }), 400, 'bad_request', 'destination');
     });
 
     it('refuses a name or note of the wrong type', async () => {
       const alice = await server.person();
-      expectProblem(await create(alice, { destination: 'https://example.com/', name: 5 }), 400, 'bad_request', 'name');
-      expectProblem(await create(alice, { destination: 'https://example.com/', note: ['x'] }), 400, 'bad_request', 'note');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/', name: 5 }), 400, 'bad_request', 'name');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/', note: ['x'] }), 400, 'bad_request', 'note');
     });
 
     it('refuses a missing destination', async () => {
       const alice = await server.person();
-      expectProblem(await create(alice, {}), 400, 'bad_request', 'destination');
+      expectProblem(server, await create(alice, {}), 400, 'bad_request', 'destination');
     });
 
     it('refuses a missing team', async () => {
       const alice = await server.person();
       const reply = await call(server, 'createLink', { destination: 'https://example.com/' }, alice.token);
-      expectProblem(reply, 400, 'bad_request', 'team');
+      expectProblem(server, reply, 400, 'bad_request', 'team');
     });
 
     it('refuses a team that does not start with team_', async () => {
       const alice = await server.person();
       const wrong = alice.teamId.replace(/^team_/, 'crew_');
-      expectProblem(await create(alice, { destination: 'https://example.com/' }, wrong), 400, 'bad_request', 'team');
+      expectProblem(server, await create(alice, { destination: 'https://example.com/' }, wrong), 400, 'bad_request', 'team');
     });
 
     it('refuses a body that is not a JSON object', async () => {
       const alice = await server.person();
-      expectProblem(await call(server, 'createLink', '[1,2]', alice.token), 400, 'bad_request');
-      expectProblem(await call(server, 'createLink', '{"team":', alice.token), 400, 'bad_request');
+      expectProblem(server, await call(server, 'createLink', '[1,2]', alice.token), 400, 'bad_request');
+      expectProblem(server, await call(server, 'createLink', '{"team":', alice.token), 400, 'bad_request');
     });
   });
 
@@ -536,14 +528,14 @@ describe('createLink', () => {
     const before = await linksOf(alice);
 
     // Each failure below carries `name`: a failed create must not claim it.
-    expectProblem(await create(alice, { destination: 'http://example.com/', name }), 400, 'invalid_destination', 'destination');
-    expectProblem(await create(alice, { destination: 'https://bit.ly/x', name }), 400, 'shortener_destination', 'destination');
-    expectProblem(await create(alice, { destination: 'https://example.com/', name, note: '<b>' }), 400, 'invalid_note', 'note');
-    expectProblem(await create(alice, { destination: 'https://example.com/', name, extra: 1 }), 400, 'bad_request', 'extra');
+    expectProblem(server, await create(alice, { destination: 'http://example.com/', name }), 400, 'invalid_destination', 'destination');
+    expectProblem(server, await create(alice, { destination: 'https://bit.ly/x', name }), 400, 'shortener_destination', 'destination');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/', name, note: '<b>' }), 400, 'invalid_note', 'note');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/', name, extra: 1 }), 400, 'bad_request', 'extra');
     expect(await linksOf(alice)).toEqual(before);
 
     await server.setLimits({ perHour: 1 });
-    expectProblem(await create(alice, { destination: 'https://example.com/', name }), 429, 'limit_reached');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/', name }), 429, 'limit_reached');
     expect(await linksOf(alice)).toEqual(before);
     await server.setLimits({ perHour: DEFAULT_LIMITS.perHour });
 
@@ -566,10 +558,10 @@ describe('names (behaviour.md "Codes and names")', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBeNull();
 
-    expectProblem(await create(bob, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
+    expectProblem(server, await create(bob, { destination: 'https://example.com/b', name }), 409, 'name_taken', 'name');
     const bobs = await create(bob, { destination: 'https://example.com/b' });
     expect(bobs.status).toBe(200);
-    expectProblem(await call(server, 'renameLink', { code: bobs.body.code, name }, bob.token), 409, 'name_taken', 'name');
+    expectProblem(server, await call(server, 'renameLink', { code: bobs.body.code, name }, bob.token), 409, 'name_taken', 'name');
   });
 
   it("lets the same team's new link take a name it released by renameLink", async () => {
@@ -593,7 +585,7 @@ describe('names (behaviour.md "Codes and names")', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.name).toBe(name);
     // Now held by a live link: name_taken, even within the team.
-    expectProblem(await call(server, 'renameLink', { code: first.body.code, name }, alice.token), 409, 'name_taken', 'name');
+    expectProblem(server, await call(server, 'renameLink', { code: first.body.code, name }, alice.token), 409, 'name_taken', 'name');
   });
 
   it('answers reserved_name for the name of a deleted link, for everyone including its own team', async () => {
@@ -604,10 +596,10 @@ describe('names (behaviour.md "Codes and names")', () => {
     expect(made.status).toBe(200);
     expect((await call(server, 'deleteLink', { code: made.body.code }, alice.token)).status).toBe(200);
 
-    expectProblem(await create(alice, { destination: 'https://example.com/2', name }), 400, 'reserved_name', 'name');
-    expectProblem(await create(bob, { destination: 'https://example.com/3', name }), 400, 'reserved_name', 'name');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/2', name }), 400, 'reserved_name', 'name');
+    expectProblem(server, await create(bob, { destination: 'https://example.com/3', name }), 400, 'reserved_name', 'name');
     const other = await create(alice, { destination: 'https://example.com/4' });
-    expectProblem(await call(server, 'renameLink', { code: other.body.code, name }, alice.token), 400, 'reserved_name', 'name');
+    expectProblem(server, await call(server, 'renameLink', { code: other.body.code, name }, alice.token), 400, 'reserved_name', 'name');
   });
 
   it('answers reserved_name for a name released by rename and later retired by deleting the link holding it', async () => {
@@ -618,7 +610,7 @@ describe('names (behaviour.md "Codes and names")', () => {
     const second = await create(alice, { destination: 'https://example.com/2', name });
     expect(second.status).toBe(200);
     expect((await call(server, 'deleteLink', { code: second.body.code }, alice.token)).status).toBe(200);
-    expectProblem(await create(alice, { destination: 'https://example.com/3', name }), 400, 'reserved_name', 'name');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/3', name }), 400, 'reserved_name', 'name');
   });
 
   it('treats renaming to the same name as a no-op that does not count against the change limit', async () => {
@@ -636,7 +628,7 @@ describe('names (behaviour.md "Codes and names")', () => {
     const changed = await call(server, 'renameLink', { code: made.body.code, name: freshName() }, alice.token);
     expect(changed.status).toBe(200);
     expect(changed.body.changedAt).toBe(server.clock.now().toISOString());
-    expectProblem(await call(server, 'renameLink', { code: made.body.code, name: freshName() }, alice.token), 429, 'limit_reached');
+    expectProblem(server, await call(server, 'renameLink', { code: made.body.code, name: freshName() }, alice.token), 429, 'limit_reached');
   });
 
   it('treats removing the name of a link that has none as a no-op', async () => {
@@ -743,14 +735,14 @@ describe('createLinks', () => {
 
   it('refuses 0 items with bad_request on links', async () => {
     const alice = await server.person();
-    expectProblem(await createMany(alice, []), 400, 'bad_request', 'links');
+    expectProblem(server, await createMany(alice, []), 400, 'bad_request', 'links');
   });
 
   it('refuses 51 items with bad_request on links, and makes nothing', async () => {
     const alice = await server.person();
     await server.setLimits(MANY);
     const items = Array.from({ length: 51 }, (_, i) => ({ destination: `https://example.com/${i}` }));
-    expectProblem(await createMany(alice, items), 400, 'bad_request', 'links');
+    expectProblem(server, await createMany(alice, items), 400, 'bad_request', 'links');
     expect(await linksOf(alice)).toHaveLength(0);
   });
 
@@ -806,20 +798,20 @@ describe('createLinks', () => {
     expect(typeof reply.body.results[2].message).toBe('string');
     expect(await linksOf(alice)).toHaveLength(2);
     // The batch used the hour's creations.
-    expectProblem(await create(alice, { destination: 'https://example.com/d' }), 429, 'limit_reached');
+    expectProblem(server, await create(alice, { destination: 'https://example.com/d' }), 429, 'limit_reached');
   });
 
   it("answers 404 not_found for another person's team, and makes nothing", async () => {
     const alice = await server.person();
     const bob = await server.person();
-    expectProblem(await createMany(alice, [{ destination: 'https://example.com/' }], bob.teamId), 404, 'not_found', 'team');
+    expectProblem(server, await createMany(alice, [{ destination: 'https://example.com/' }], bob.teamId), 404, 'not_found', 'team');
     expect(await linksOf(bob)).toHaveLength(0);
   });
 
   it('fails the whole call with 403 outside_token_record for a token limited to another team', async () => {
     const alice = await server.person({ limited: true });
     const second = await server.app.ctx.store.teams.add({ name: 'Second', ownerId: alice.personId }, server.clock.now());
-    expectProblem(await createMany(alice, [{ destination: 'https://example.com/' }], second.id), 403, 'outside_token_record');
+    expectProblem(server, await createMany(alice, [{ destination: 'https://example.com/' }], second.id), 403, 'outside_token_record');
     const free = await server.token(alice.personId, alice.teamId);
     const listed = await call(server, 'listLinks', { team: second.id }, free);
     expect(listed.body.data).toHaveLength(0);
@@ -833,15 +825,15 @@ describe('createLinks', () => {
       { team: alice.teamId, links: [{ destination: 'https://example.com/' }], dryRun: true },
       alice.token,
     );
-    expectProblem(reply, 400, 'bad_request', 'dryRun');
+    expectProblem(server, reply, 400, 'bad_request', 'dryRun');
     expect(await linksOf(alice)).toHaveLength(0);
   });
 
   it('fails the whole call when links is not an array or team is malformed', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'createLinks', { team: alice.teamId, links: { destination: 'https://example.com/' } }, alice.token), 400, 'bad_request', 'links');
-    expectProblem(await call(server, 'createLinks', { team: alice.teamId }, alice.token), 400, 'bad_request', 'links');
-    expectProblem(await createMany(alice, [{ destination: 'https://example.com/' }], 'nope'), 400, 'bad_request', 'team');
+    expectProblem(server, await call(server, 'createLinks', { team: alice.teamId, links: { destination: 'https://example.com/' } }, alice.token), 400, 'bad_request', 'links');
+    expectProblem(server, await call(server, 'createLinks', { team: alice.teamId }, alice.token), 400, 'bad_request', 'links');
+    expectProblem(server, await createMany(alice, [{ destination: 'https://example.com/' }], 'nope'), 400, 'bad_request', 'team');
     expect(await linksOf(alice)).toHaveLength(0);
   });
 });

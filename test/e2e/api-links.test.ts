@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
-import { call, problem, startServer, type Actor, type Reply, type TestServer } from '../helpers/server.js';
+import { call, problem, startServer, type Actor, type Reply, type TestServer, expectProblem } from '../helpers/server.js';
 
 /**
  * End-to-end tests of the link operations of the HTTP API (spec: short-link-api-v1.md; our decisions:
@@ -31,16 +31,6 @@ let unique = 0;
 /** A short link name no other test uses (names are one namespace for the whole service). */
 function freshName(prefix = 'nm'): string {
   return `${prefix}-${process.pid}-${++unique}`;
-}
-
-function expectProblem(reply: Reply, status: number, code: string, field: string | null = null): void {
-  expect({ status: reply.status, body: reply.body }).toMatchObject({
-    status,
-    body: problem(server, status, code, field),
-  });
-  expect(typeof reply.body.detail).toBe('string');
-  expect(reply.body.detail.length).toBeGreaterThan(0);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 }
 
 function expectOk(reply: Reply): void {
@@ -175,7 +165,7 @@ describe('listTeams', () => {
 
   it.each([0, 101, -1, 1.5])('limit %s: 400 bad_request at limit', async (limit) => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listTeams', { limit }, alice.token), 400, 'bad_request', 'limit');
+    expectProblem(server, await call(server, 'listTeams', { limit }, alice.token), 400, 'bad_request', 'limit');
   });
 
   it('an after from listLinks: 400 cursor_mismatch at after', async () => {
@@ -186,7 +176,7 @@ describe('listTeams', () => {
     expectOk(links);
     expect(typeof links.body.next).toBe('string');
     const reply = await call(server, 'listTeams', { limit: 1, after: links.body.next }, alice.token);
-    expectProblem(reply, 400, 'cursor_mismatch', 'after');
+    expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
   });
 
   it('a tampered cursor: 400 cursor_mismatch at after', async () => {
@@ -205,7 +195,7 @@ describe('listTeams', () => {
       '',
     ];
     for (const after of tampered) {
-      expectProblem(await call(server, 'listTeams', { limit: 1, after }, alice.token), 400, 'cursor_mismatch', 'after');
+      expectProblem(server, await call(server, 'listTeams', { limit: 1, after }, alice.token), 400, 'cursor_mismatch', 'after');
     }
     // The untouched cursor still works.
     const second = await call(server, 'listTeams', { limit: 1, after: next }, alice.token);
@@ -218,7 +208,7 @@ describe('listTeams', () => {
     await extraTeam(alice, 'B');
     await extraTeam(alice, 'C');
     const first = await call(server, 'listTeams', { limit: 1 }, alice.token);
-    expectProblem(await call(server, 'listTeams', { limit: 2, after: first.body.next }, alice.token), 400, 'cursor_mismatch', 'after');
+    expectProblem(server, await call(server, 'listTeams', { limit: 2, after: first.body.next }, alice.token), 400, 'cursor_mismatch', 'after');
   });
 
   it('a token limited to a team sees only that team', async () => {
@@ -233,12 +223,12 @@ describe('listTeams', () => {
 
   it('a missing body (empty string): 400 bad_request', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listTeams', '', alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'listTeams', '', alice.token), 400, 'bad_request');
   });
 
   it('an unknown param: 400 bad_request naming it', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listTeams', { team: alice.teamId }, alice.token), 400, 'bad_request', 'team');
+    expectProblem(server, await call(server, 'listTeams', { team: alice.teamId }, alice.token), 400, 'bad_request', 'team');
   });
 });
 
@@ -491,38 +481,38 @@ describe('listLinks', () => {
 
     it('with another q: 400 cursor_mismatch', async () => {
       const reply = await call(server, 'listLinks', { team: alice.teamId, limit: 2, q: 'example', after: next }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
     });
 
     it('with another state: 400 cursor_mismatch', async () => {
       const reply = await call(server, 'listLinks', { team: alice.teamId, limit: 2, state: 'active', after: next }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
     });
 
     it('with another team: 400 cursor_mismatch', async () => {
       const reply = await call(server, 'listLinks', { team: otherTeam, limit: 2, after: next }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
     });
 
     it('with another limit: 400 cursor_mismatch', async () => {
       const reply = await call(server, 'listLinks', { team: alice.teamId, limit: 3, after: next }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
       const byDefault = await call(server, 'listLinks', { team: alice.teamId, after: next }, alice.token);
-      expectProblem(byDefault, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, byDefault, 400, 'cursor_mismatch', 'after');
     });
 
     it('a cursor from listTeams: 400 cursor_mismatch', async () => {
       const teams = await call(server, 'listTeams', { limit: 1 }, alice.token);
       expect(typeof teams.body.next).toBe('string');
       const reply = await call(server, 'listLinks', { team: alice.teamId, limit: 1, after: teams.body.next }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
     });
 
     it('a tampered cursor: 400 cursor_mismatch', async () => {
       const flip = (c: string) => (c === 'A' ? 'B' : 'A');
       const tampered = next.slice(0, -1) + flip(next.at(-1)!);
       const reply = await call(server, 'listLinks', { team: alice.teamId, limit: 2, after: tampered }, alice.token);
-      expectProblem(reply, 400, 'cursor_mismatch', 'after');
+      expectProblem(server, reply, 400, 'cursor_mismatch', 'after');
     });
   });
 
@@ -530,32 +520,32 @@ describe('listLinks', () => {
     const alice = await server.person();
     const bob = await server.person();
     await createLink(bob);
-    expectProblem(await call(server, 'listLinks', { team: bob.teamId }, alice.token), 404, 'not_found', 'team');
+    expectProblem(server, await call(server, 'listLinks', { team: bob.teamId }, alice.token), 404, 'not_found', 'team');
   });
 
   it('a team that does not exist: 404 not_found at team', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listLinks', { team: 'team_doesnotexist00' }, alice.token), 404, 'not_found', 'team');
+    expectProblem(server, await call(server, 'listLinks', { team: 'team_doesnotexist00' }, alice.token), 404, 'not_found', 'team');
   });
 
   it('a team not starting with team_: 400 bad_request at team', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listLinks', { team: 'nope' }, alice.token), 400, 'bad_request', 'team');
+    expectProblem(server, await call(server, 'listLinks', { team: 'nope' }, alice.token), 400, 'bad_request', 'team');
   });
 
   it('team missing: 400 bad_request at team', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listLinks', {}, alice.token), 400, 'bad_request', 'team');
+    expectProblem(server, await call(server, 'listLinks', {}, alice.token), 400, 'bad_request', 'team');
   });
 
   it('state "bogus": 400 bad_request at state', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listLinks', { team: alice.teamId, state: 'bogus' }, alice.token), 400, 'bad_request', 'state');
+    expectProblem(server, await call(server, 'listLinks', { team: alice.teamId, state: 'bogus' }, alice.token), 400, 'bad_request', 'state');
   });
 
   it.each([0, 101])('limit %s: 400 bad_request at limit', async (limit) => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listLinks', { team: alice.teamId, limit }, alice.token), 400, 'bad_request', 'limit');
+    expectProblem(server, await call(server, 'listLinks', { team: alice.teamId, limit }, alice.token), 400, 'bad_request', 'limit');
   });
 });
 
@@ -593,31 +583,31 @@ describe('getLink', () => {
 
   it('an unknown code: 404 not_found at code', async () => {
     const alice = await server.person();
-    expectProblem(await getLink(alice, 'Zz9Qq8X'), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, 'Zz9Qq8X'), 404, 'not_found', 'code');
   });
 
   it.each(['Abc123', 'Abc12345', ''])('a code of the wrong length (%j): 400 bad_request at code', async (code) => {
     const alice = await server.person();
-    expectProblem(await getLink(alice, code), 400, 'bad_request', 'code');
+    expectProblem(server, await getLink(alice, code), 400, 'bad_request', 'code');
   });
 
   it('code missing: 400 bad_request at code', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'getLink', {}, alice.token), 400, 'bad_request', 'code');
+    expectProblem(server, await call(server, 'getLink', {}, alice.token), 400, 'bad_request', 'code');
   });
 
   it('a link of another team: 404 not_found at code', async () => {
     const alice = await server.person();
     const bob = await server.person();
     const bobs = await createLink(bob);
-    expectProblem(await getLink(alice, bobs.code), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, bobs.code), 404, 'not_found', 'code');
   });
 
   it('a deleted link: 404 not_found at code', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
     expectOk(await call(server, 'deleteLink', { code: made.code }, alice.token));
-    expectProblem(await getLink(alice, made.code), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, made.code), 404, 'not_found', 'code');
   });
 });
 
@@ -677,7 +667,7 @@ describe('setDestination', () => {
     const alice = await server.person();
     const made = await createLink(alice);
     const reply = await call(server, 'setDestination', { code: made.code, destination }, alice.token);
-    expectProblem(reply, 400, code, 'destination');
+    expectProblem(server, reply, 400, code, 'destination');
     expect((await getLink(alice, made.code)).body).toEqual(made);
   });
 
@@ -687,7 +677,7 @@ describe('setDestination', () => {
     await setState(made.code, 'flagged');
     const before = (await getLink(alice, made.code)).body;
     const reply = await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/x' }, alice.token);
-    expectProblem(reply, 409, 'link_flagged');
+    expectProblem(server, reply, 409, 'link_flagged');
     expect((await getLink(alice, made.code)).body).toEqual(before);
   });
 
@@ -697,7 +687,7 @@ describe('setDestination', () => {
     await setState(made.code, 'disabled');
     const before = (await getLink(alice, made.code)).body;
     const reply = await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/x' }, alice.token);
-    expectProblem(reply, 409, 'link_disabled');
+    expectProblem(server, reply, 409, 'link_disabled');
     expect((await getLink(alice, made.code)).body).toEqual(before);
   });
 
@@ -717,7 +707,7 @@ describe('setDestination', () => {
     server.clock.advance(60_000);
     expectOk(await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/2' }, alice.token));
     const reply = await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/3' }, alice.token);
-    expectProblem(reply, 429, 'limit_reached');
+    expectProblem(server, reply, 429, 'limit_reached');
     // The oldest change leaves the hour's window in 3600 - 60 seconds.
     expect(reply.headers.get('retry-after')).toBe('3540');
     expect((await getLink(alice, made.code)).body.destination).toBe('https://example.org/2');
@@ -731,7 +721,7 @@ describe('setDestination', () => {
     const b = await createLink(bob);
     expectOk(await call(server, 'setDestination', { code: a.code, destination: 'https://example.org/1' }, alice.token));
     expectOk(await call(server, 'setDestination', { code: b.code, destination: 'https://example.org/1' }, bob.token));
-    expectProblem(await call(server, 'setDestination', { code: a.code, destination: 'https://example.org/2' }, alice.token), 429, 'limit_reached');
+    expectProblem(server, await call(server, 'setDestination', { code: a.code, destination: 'https://example.org/2' }, alice.token), 429, 'limit_reached');
   });
 
   it('another team\'s link: 404 not_found at code, unchanged', async () => {
@@ -739,14 +729,14 @@ describe('setDestination', () => {
     const bob = await server.person();
     const bobs = await createLink(bob);
     const reply = await call(server, 'setDestination', { code: bobs.code, destination: 'https://example.org/x' }, alice.token);
-    expectProblem(reply, 404, 'not_found', 'code');
+    expectProblem(server, reply, 404, 'not_found', 'code');
     expect((await getLink(bob, bobs.code)).body).toEqual(bobs);
   });
 
   it('destination missing: 400 bad_request at destination', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await call(server, 'setDestination', { code: made.code }, alice.token), 400, 'bad_request', 'destination');
+    expectProblem(server, await call(server, 'setDestination', { code: made.code }, alice.token), 400, 'bad_request', 'destination');
   });
 });
 
@@ -807,20 +797,20 @@ describe('setNote', () => {
     const alice = await server.person();
     const made = await createLink(alice, { note: 'kept' });
     const reply = await call(server, 'setNote', { code: made.code, note }, alice.token);
-    expectProblem(reply, 400, 'invalid_note', 'note');
+    expectProblem(server, reply, 400, 'invalid_note', 'note');
     expect((await getLink(alice, made.code)).body).toEqual(made);
   });
 
   it('note missing: 400 bad_request at note', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await call(server, 'setNote', { code: made.code }, alice.token), 400, 'bad_request', 'note');
+    expectProblem(server, await call(server, 'setNote', { code: made.code }, alice.token), 400, 'bad_request', 'note');
   });
 
   it('note not a string: 400 bad_request at note', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await call(server, 'setNote', { code: made.code, note: 5 }, alice.token), 400, 'bad_request', 'note');
+    expectProblem(server, await call(server, 'setNote', { code: made.code, note: 5 }, alice.token), 400, 'bad_request', 'note');
   });
 
   it('works on a flagged link', async () => {
@@ -838,7 +828,7 @@ describe('setNote', () => {
     await setState(made.code, 'disabled');
     const before = (await getLink(alice, made.code)).body;
     const reply = await call(server, 'setNote', { code: made.code, note: 'nope' }, alice.token);
-    expectProblem(reply, 409, 'conflict');
+    expectProblem(server, reply, 409, 'conflict');
     expect((await getLink(alice, made.code)).body).toEqual(before);
   });
 
@@ -855,7 +845,7 @@ describe('setNote', () => {
     const alice = await server.person();
     const bob = await server.person();
     const bobs = await createLink(bob, { note: 'bobs' });
-    expectProblem(await call(server, 'setNote', { code: bobs.code, note: 'mine' }, alice.token), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'setNote', { code: bobs.code, note: 'mine' }, alice.token), 404, 'not_found', 'code');
     expect((await getLink(bob, bobs.code)).body.note).toBe('bobs');
   });
 });
@@ -889,9 +879,9 @@ describe('renameLink', () => {
     expect(reply.body.name).toBe(newName);
 
     const taken = await call(server, 'createLink', { team: bob.teamId, destination: 'https://example.com/', name: oldName }, bob.token);
-    expectProblem(taken, 409, 'name_taken', 'name');
+    expectProblem(server, taken, 409, 'name_taken', 'name');
     const bobs = await createLink(bob);
-    expectProblem(await rename(bob, bobs.code, oldName), 409, 'name_taken', 'name');
+    expectProblem(server, await rename(bob, bobs.code, oldName), 409, 'name_taken', 'name');
 
     const again = await createLink(alice, { name: oldName });
     expect(again.name).toBe(oldName);
@@ -917,7 +907,7 @@ describe('renameLink', () => {
     expect(reply.body.name).toBeNull();
     expect((await getLink(alice, made.code)).body.name).toBeNull();
     const taken = await call(server, 'createLink', { team: bob.teamId, destination: 'https://example.com/', name }, bob.token);
-    expectProblem(taken, 409, 'name_taken', 'name');
+    expectProblem(server, taken, 409, 'name_taken', 'name');
     expectOk(await rename(alice, made.code, name));
   });
 
@@ -945,7 +935,7 @@ describe('renameLink', () => {
   ])('%s: 400 invalid_name at name, unchanged', async (_what, name) => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await rename(alice, made.code, name), 400, 'invalid_name', 'name');
+    expectProblem(server, await rename(alice, made.code, name), 400, 'invalid_name', 'name');
     expect((await getLink(alice, made.code)).body).toEqual(made);
   });
 
@@ -966,7 +956,7 @@ describe('renameLink', () => {
     async (name) => {
       const alice = await server.person();
       const made = await createLink(alice);
-      expectProblem(await rename(alice, made.code, name), 400, 'reserved_name', 'name');
+      expectProblem(server, await rename(alice, made.code, name), 400, 'reserved_name', 'name');
     },
   );
 
@@ -975,7 +965,7 @@ describe('renameLink', () => {
   it.each(['v1', 'v2', 'qr'])('a 2-character reserved word (%s): 400 invalid_name at name', async (name) => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await rename(alice, made.code, name), 400, 'invalid_name', 'name');
+    expectProblem(server, await rename(alice, made.code, name), 400, 'invalid_name', 'name');
   });
 
   it('the name of a deleted link: 400 reserved_name for everyone, its team included', async () => {
@@ -985,9 +975,9 @@ describe('renameLink', () => {
     const doomed = await createLink(alice, { name });
     expectOk(await call(server, 'deleteLink', { code: doomed.code }, alice.token));
     const mine = await createLink(alice);
-    expectProblem(await rename(alice, mine.code, name), 400, 'reserved_name', 'name');
+    expectProblem(server, await rename(alice, mine.code, name), 400, 'reserved_name', 'name');
     const bobs = await createLink(bob);
-    expectProblem(await rename(bob, bobs.code, name), 400, 'reserved_name', 'name');
+    expectProblem(server, await rename(bob, bobs.code, name), 400, 'reserved_name', 'name');
   });
 
   it('a name held by another team\'s link: 409 name_taken at name', async () => {
@@ -996,7 +986,7 @@ describe('renameLink', () => {
     const name = freshName();
     await createLink(bob, { name });
     const made = await createLink(alice);
-    expectProblem(await rename(alice, made.code, name), 409, 'name_taken', 'name');
+    expectProblem(server, await rename(alice, made.code, name), 409, 'name_taken', 'name');
     expect((await getLink(alice, made.code)).body.name).toBeNull();
   });
 
@@ -1005,14 +995,14 @@ describe('renameLink', () => {
     const name = freshName();
     await createLink(alice, { name });
     const made = await createLink(alice);
-    expectProblem(await rename(alice, made.code, name), 409, 'name_taken', 'name');
+    expectProblem(server, await rename(alice, made.code, name), 409, 'name_taken', 'name');
   });
 
   it('a flagged link: 409 link_flagged, unchanged', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
     await setState(made.code, 'flagged');
-    expectProblem(await rename(alice, made.code, freshName()), 409, 'link_flagged');
+    expectProblem(server, await rename(alice, made.code, freshName()), 409, 'link_flagged');
     expect((await getLink(alice, made.code)).body.name).toBeNull();
   });
 
@@ -1021,7 +1011,7 @@ describe('renameLink', () => {
     const name = freshName();
     const made = await createLink(alice, { name });
     await setState(made.code, 'disabled');
-    expectProblem(await rename(alice, made.code, null), 409, 'link_disabled');
+    expectProblem(server, await rename(alice, made.code, null), 409, 'link_disabled');
     expect((await getLink(alice, made.code)).body.name).toBe(name);
   });
 
@@ -1033,7 +1023,7 @@ describe('renameLink', () => {
     const second = freshName();
     expectOk(await rename(alice, made.code, second));
     const reply = await rename(alice, made.code, freshName());
-    expectProblem(reply, 429, 'limit_reached');
+    expectProblem(server, reply, 429, 'limit_reached');
     expect(reply.headers.get('retry-after')).toBe('3600');
     expect((await getLink(alice, made.code)).body.name).toBe(second);
   });
@@ -1045,20 +1035,20 @@ describe('renameLink', () => {
     const b = await createLink(alice);
     expectOk(await call(server, 'setDestination', { code: a.code, destination: 'https://example.org/1' }, alice.token));
     expectOk(await call(server, 'deleteLink', { code: b.code }, alice.token));
-    expectProblem(await rename(alice, a.code, freshName()), 429, 'limit_reached');
+    expectProblem(server, await rename(alice, a.code, freshName()), 429, 'limit_reached');
   });
 
   it('another team\'s link: 404 not_found at code', async () => {
     const alice = await server.person();
     const bob = await server.person();
     const bobs = await createLink(bob);
-    expectProblem(await rename(alice, bobs.code, freshName()), 404, 'not_found', 'code');
+    expectProblem(server, await rename(alice, bobs.code, freshName()), 404, 'not_found', 'code');
   });
 
   it('name missing: 400 bad_request at name', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    expectProblem(await call(server, 'renameLink', { code: made.code }, alice.token), 400, 'bad_request', 'name');
+    expectProblem(server, await call(server, 'renameLink', { code: made.code }, alice.token), 400, 'bad_request', 'name');
   });
 });
 
@@ -1078,17 +1068,17 @@ describe('deleteLink', () => {
     const kept = await createLink(alice);
     const made = await createLink(alice);
     expectOk(await call(server, 'deleteLink', { code: made.code }, alice.token));
-    expectProblem(await getLink(alice, made.code), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, made.code), 404, 'not_found', 'code');
     const list = await call(server, 'listLinks', { team: alice.teamId }, alice.token);
     expect(list.body.data.map((link: Link) => link.code)).toEqual([kept.code]);
-    expectProblem(await call(server, 'deleteLink', { code: made.code }, alice.token), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'deleteLink', { code: made.code }, alice.token), 404, 'not_found', 'code');
     for (const [operation, body] of [
       ['setDestination', { code: made.code, destination: 'https://example.org/' }],
       ['setNote', { code: made.code, note: 'x' }],
       ['renameLink', { code: made.code, name: null }],
       ['linkClicks', { code: made.code }],
     ] as const) {
-      expectProblem(await call(server, operation, body, alice.token), 404, 'not_found', 'code');
+      expectProblem(server, await call(server, operation, body, alice.token), 404, 'not_found', 'code');
     }
   });
 
@@ -1107,7 +1097,7 @@ describe('deleteLink', () => {
     const alice = await server.person();
     const made = await createLink(alice);
     const full = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
-    expectProblem(full, 409, 'team_full');
+    expectProblem(server, full, 409, 'team_full');
     expectOk(await call(server, 'deleteLink', { code: made.code }, alice.token));
     await createLink(alice);
   });
@@ -1119,7 +1109,7 @@ describe('deleteLink', () => {
     const reply = await call(server, 'deleteLink', { code: made.code }, alice.token);
     expectOk(reply);
     expect(reply.body).toBeNull();
-    expectProblem(await getLink(alice, made.code), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, made.code), 404, 'not_found', 'code');
   });
 
   it('a flagged link can be deleted', async () => {
@@ -1129,7 +1119,7 @@ describe('deleteLink', () => {
     const reply = await call(server, 'deleteLink', { code: made.code }, alice.token);
     expectOk(reply);
     expect(reply.body).toBeNull();
-    expectProblem(await getLink(alice, made.code), 404, 'not_found', 'code');
+    expectProblem(server, await getLink(alice, made.code), 404, 'not_found', 'code');
   });
 
   it('past the change limit: 429 limit_reached with Retry-After, nothing deleted', async () => {
@@ -1139,7 +1129,7 @@ describe('deleteLink', () => {
     expectOk(await call(server, 'deleteLink', { code: links[0]!.code }, alice.token));
     expectOk(await call(server, 'deleteLink', { code: links[1]!.code }, alice.token));
     const reply = await call(server, 'deleteLink', { code: links[2]!.code }, alice.token);
-    expectProblem(reply, 429, 'limit_reached');
+    expectProblem(server, reply, 429, 'limit_reached');
     expect(Number(reply.headers.get('retry-after'))).toBe(3600);
     expectOk(await getLink(alice, links[2]!.code));
   });
@@ -1148,13 +1138,13 @@ describe('deleteLink', () => {
     const alice = await server.person();
     const bob = await server.person();
     const bobs = await createLink(bob);
-    expectProblem(await call(server, 'deleteLink', { code: bobs.code }, alice.token), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'deleteLink', { code: bobs.code }, alice.token), 404, 'not_found', 'code');
     expectOk(await getLink(bob, bobs.code));
   });
 
   it('a code of the wrong length: 400 bad_request at code', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'deleteLink', { code: 'short' }, alice.token), 400, 'bad_request', 'code');
+    expectProblem(server, await call(server, 'deleteLink', { code: 'short' }, alice.token), 400, 'bad_request', 'code');
   });
 });
 
@@ -1252,12 +1242,12 @@ describe('linkClicks', () => {
     const alice = await server.person();
     const bob = await server.person();
     const bobs = await createLink(bob);
-    expectProblem(await call(server, 'linkClicks', { code: bobs.code }, alice.token), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'linkClicks', { code: bobs.code }, alice.token), 404, 'not_found', 'code');
   });
 
   it('an unknown code: 404 not_found at code', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'linkClicks', { code: 'Qq7Zz7Q' }, alice.token), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'linkClicks', { code: 'Qq7Zz7Q' }, alice.token), 404, 'not_found', 'code');
   });
 });
 
@@ -1278,38 +1268,38 @@ describe('access through tokens', () => {
   it('limited to A: createLink in B is 403 outside_token_record, nothing made', async () => {
     const { bob, teamB, limited } = await setup();
     const reply = await call(server, 'createLink', { team: teamB, destination: 'https://example.com/' }, limited);
-    expectProblem(reply, 403, 'outside_token_record');
+    expectProblem(server, reply, 403, 'outside_token_record');
     const list = await call(server, 'listLinks', { team: teamB }, bob.token);
     expect(list.body.data).toHaveLength(1);
   });
 
   it('limited to A: setNote on a B link is 403 outside_token_record, unchanged', async () => {
     const { bob, linkB, limited } = await setup();
-    expectProblem(await call(server, 'setNote', { code: linkB.code, note: 'from A' }, limited), 403, 'outside_token_record');
+    expectProblem(server, await call(server, 'setNote', { code: linkB.code, note: 'from A' }, limited), 403, 'outside_token_record');
     expect((await getLink(bob, linkB.code)).body.note).toBe('in B');
   });
 
   it('limited to A: setDestination, renameLink and deleteLink on a B link are 403 outside_token_record', async () => {
     const { bob, linkB, limited } = await setup();
-    expectProblem(
+    expectProblem(server, 
       await call(server, 'setDestination', { code: linkB.code, destination: 'https://example.org/' }, limited),
       403,
       'outside_token_record',
     );
-    expectProblem(await call(server, 'renameLink', { code: linkB.code, name: freshName() }, limited), 403, 'outside_token_record');
-    expectProblem(await call(server, 'deleteLink', { code: linkB.code }, limited), 403, 'outside_token_record');
+    expectProblem(server, await call(server, 'renameLink', { code: linkB.code, name: freshName() }, limited), 403, 'outside_token_record');
+    expectProblem(server, await call(server, 'deleteLink', { code: linkB.code }, limited), 403, 'outside_token_record');
     expect((await getLink(bob, linkB.code)).body).toEqual(linkB);
   });
 
   it('limited to A: getLink and linkClicks of a B link are 404', async () => {
     const { linkB, limited } = await setup();
-    expectProblem(await call(server, 'getLink', { code: linkB.code }, limited), 404, 'not_found', 'code');
-    expectProblem(await call(server, 'linkClicks', { code: linkB.code }, limited), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'getLink', { code: linkB.code }, limited), 404, 'not_found', 'code');
+    expectProblem(server, await call(server, 'linkClicks', { code: linkB.code }, limited), 404, 'not_found', 'code');
   });
 
   it('limited to A: listLinks of B is 404 not_found at team', async () => {
     const { teamB, limited } = await setup();
-    expectProblem(await call(server, 'listLinks', { team: teamB }, limited), 404, 'not_found', 'team');
+    expectProblem(server, await call(server, 'listLinks', { team: teamB }, limited), 404, 'not_found', 'team');
   });
 
   it('limited to A: works in A', async () => {
@@ -1325,8 +1315,8 @@ describe('access through tokens', () => {
     const { limited } = await setup();
     const carol = await server.person();
     const carols = await createLink(carol);
-    expectProblem(await call(server, 'setNote', { code: carols.code, note: 'x' }, limited), 404, 'not_found', 'code');
-    expectProblem(
+    expectProblem(server, await call(server, 'setNote', { code: carols.code, note: 'x' }, limited), 404, 'not_found', 'code');
+    expectProblem(server, 
       await call(server, 'createLink', { team: carol.teamId, destination: 'https://example.com/' }, limited),
       404,
       'not_found',
@@ -1351,13 +1341,13 @@ describe('access through tokens', () => {
     const alice = await server.person();
     const made = await createLink(alice);
     const scoped = await server.token(alice.personId, alice.teamId, { scopes: ['getLink'] });
-    expectProblem(
+    expectProblem(server, 
       await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, scoped),
       403,
       'insufficient_scope',
     );
-    expectProblem(await call(server, 'listLinks', { team: alice.teamId }, scoped), 403, 'insufficient_scope');
-    expectProblem(await call(server, 'deleteLink', { code: made.code }, scoped), 403, 'insufficient_scope');
+    expectProblem(server, await call(server, 'listLinks', { team: alice.teamId }, scoped), 403, 'insufficient_scope');
+    expectProblem(server, await call(server, 'deleteLink', { code: made.code }, scoped), 403, 'insufficient_scope');
     const read = await call(server, 'getLink', { code: made.code }, scoped);
     expectOk(read);
     expect(read.body).toEqual(made);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, problem, startServer, type TestServer } from '../helpers/server.js';
+import { call, problem, startServer, type TestServer, expectProblem } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,37 +13,29 @@ const link = (teamId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function expectProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string, field: string | null = null) {
-  expect(reply.status).toBe(status);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(reply.body).toMatchObject(problem(server, status, code, field));
-  expect(reply.body.title).toEqual(expect.any(String));
-  expect(reply.body.detail).toEqual(expect.any(String));
-}
-
 describe('authentication (spec §5)', () => {
   it('answers 401 invalid_token without a token', async () => {
-    expectProblem(await call(server, 'listTeams', {}), 401, 'invalid_token');
+    expectProblem(server, await call(server, 'listTeams', {}), 401, 'invalid_token');
   });
 
   it('answers 401 invalid_token for a malformed or unknown token', async () => {
-    expectProblem(await call(server, 'listTeams', {}, 'nonsense'), 401, 'invalid_token');
+    expectProblem(server, await call(server, 'listTeams', {}, 'nonsense'), 401, 'invalid_token');
     const alice = await server.person();
     const forged = alice.token.slice(0, -1) + (alice.token.endsWith('A') ? 'B' : 'A');
-    expectProblem(await call(server, 'listTeams', {}, forged), 401, 'invalid_token');
+    expectProblem(server, await call(server, 'listTeams', {}, forged), 401, 'invalid_token');
   });
 
   it('answers 401 invalid_token for a revoked token', async () => {
     const alice = await server.person();
     const id = `tok_${alice.token.slice(3, 19)}`;
     expect(await server.app.ctx.store.tokens.revoke(id, new Date())).toBe(true);
-    expectProblem(await call(server, 'listTeams', {}, alice.token), 401, 'invalid_token');
+    expectProblem(server, await call(server, 'listTeams', {}, alice.token), 401, 'invalid_token');
   });
 
   it('answers 403 first_step before the person agreed to the terms, naming /welcome', async () => {
     const bob = await server.person({ agreed: false });
     const reply = await call(server, 'listTeams', {}, bob.token);
-    expectProblem(reply, 403, 'first_step');
+    expectProblem(server, reply, 403, 'first_step');
     expect(reply.body.detail).toContain(`${server.url}/welcome`);
   });
 
@@ -51,7 +43,7 @@ describe('authentication (spec §5)', () => {
     const alice = await server.person();
     const teams = server.app.ctx.store.teams;
     await teams.removeMember(alice.teamId, alice.personId);
-    expectProblem(await call(server, 'listTeams', {}, alice.token), 403, 'token_record_left');
+    expectProblem(server, await call(server, 'listTeams', {}, alice.token), 403, 'token_record_left');
     await teams.addMember(alice.teamId, alice.personId, new Date());
     expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
   });
@@ -59,14 +51,14 @@ describe('authentication (spec §5)', () => {
   it('answers 403 insufficient_scope outside the token scopes', async () => {
     const alice = await server.person({ scopes: ['listTeams'] });
     expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
-    expectProblem(await call(server, 'createLink', link(alice.teamId), alice.token), 403, 'insufficient_scope');
+    expectProblem(server, await call(server, 'createLink', link(alice.teamId), alice.token), 403, 'insufficient_scope');
   });
 });
 
 describe('request rules (spec §4 common rules)', () => {
   it('answers 404 not_found for an unknown operation', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'makeCoffee', {}, alice.token), 404, 'not_found');
+    expectProblem(server, await call(server, 'makeCoffee', {}, alice.token), 404, 'not_found');
   });
 
   it('answers 405 with Allow: POST for a GET on an operation', async () => {
@@ -88,23 +80,23 @@ describe('request rules (spec §4 common rules)', () => {
 
   it('answers 400 bad_request for malformed JSON, a non-object body and a non-JSON content type', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listTeams', '{"limit":', alice.token), 400, 'bad_request');
-    expectProblem(await call(server, 'listTeams', '[]', alice.token), 400, 'bad_request');
-    expectProblem(await call(server, 'listTeams', 'null', alice.token), 400, 'bad_request');
-    expectProblem(await call(server, 'listTeams', '', alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'listTeams', '{"limit":', alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'listTeams', '[]', alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'listTeams', 'null', alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'listTeams', '', alice.token), 400, 'bad_request');
     const form = await call(server, 'listTeams', 'limit=5', alice.token, { 'content-type': 'application/x-www-form-urlencoded' });
-    expectProblem(form, 400, 'bad_request');
+    expectProblem(server, form, 400, 'bad_request');
   });
 
   it('answers 400 bad_request naming an unknown param', async () => {
     const alice = await server.person();
-    expectProblem(await call(server, 'listTeams', { limit: 5, colour: 'red' }, alice.token), 400, 'bad_request', 'colour');
+    expectProblem(server, await call(server, 'listTeams', { limit: 5, colour: 'red' }, alice.token), 400, 'bad_request', 'colour');
   });
 
   it('answers 400 bad_request for a body over 512 KiB', async () => {
     const alice = await server.person();
     const huge = JSON.stringify({ team: alice.teamId, destination: `https://example.com/${'a'.repeat(600_000)}` });
-    expectProblem(await call(server, 'createLink', huge, alice.token), 400, 'bad_request');
+    expectProblem(server, await call(server, 'createLink', huge, alice.token), 400, 'bad_request');
   });
 
   it('serves the OpenAPI document at GET /v1/openapi.json', async () => {
@@ -179,7 +171,7 @@ describe('Idempotency-Key (spec §4)', () => {
     const headers = { 'idempotency-key': 'k' };
     await call(server, 'createLink', link(alice.teamId), alice.token, headers);
     const other = await call(server, 'createLink', link(alice.teamId, { note: 'other' }), alice.token, headers);
-    expectProblem(other, 422, 'idempotency_key_reused', 'Idempotency-Key');
+    expectProblem(server, other, 422, 'idempotency_key_reused', 'Idempotency-Key');
   });
 
   it('scopes a key to the person and the operation', async () => {
@@ -199,7 +191,7 @@ describe('Idempotency-Key (spec §4)', () => {
     const alice = await server.person();
     const headers = { 'idempotency-key': 'bad-name' };
     const first = await call(server, 'createLink', link(alice.teamId, { name: 'api' }), alice.token, headers);
-    expectProblem(first, 400, 'reserved_name', 'name');
+    expectProblem(server, first, 400, 'reserved_name', 'name');
     const again = await call(server, 'createLink', link(alice.teamId, { name: 'api' }), alice.token, headers);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -237,7 +229,7 @@ describe('Idempotency-Key (spec §4)', () => {
   it('answers 400 bad_request for a key over 255 characters', async () => {
     const alice = await server.person();
     const reply = await call(server, 'createLink', link(alice.teamId), alice.token, { 'idempotency-key': 'k'.repeat(256) });
-    expectProblem(reply, 400, 'bad_request', 'Idempotency-Key');
+    expectProblem(server, reply, 400, 'bad_request', 'Idempotency-Key');
     const ok = await call(server, 'createLink', link(alice.teamId), alice.token, { 'idempotency-key': 'k'.repeat(255) });
     expect(ok.status).toBe(200);
   });
@@ -250,7 +242,7 @@ describe('Idempotency-Key (spec §4)', () => {
     );
     const made = replies.filter((r) => r.status === 200);
     for (const reply of replies.filter((r) => r.status !== 200)) {
-      expectProblem(reply, 409, 'idempotency_key_in_use');
+      expectProblem(server, reply, 409, 'idempotency_key_in_use');
     }
     expect(made.length).toBeGreaterThanOrEqual(1);
     expect(new Set(made.map((r) => r.body.code)).size).toBe(1);

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -126,4 +127,14 @@ export function problem(server: TestServer, status: number, code: string, field:
     code,
     field,
   };
+}
+
+/** Asserts an error answer: status, problem+json, the problem's code and field, a title and a detail sentence. */
+export function expectProblem(server: TestServer, reply: Reply, status: number, code: string, field: string | null = null): void {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(reply.body).toMatchObject(problem(server, status, code, field));
+  expect(reply.body.title).toEqual(expect.any(String));
+  expect(reply.body.detail).toEqual(expect.any(String));
+  expect(reply.body.detail.length).toBeGreaterThan(0);
 }
