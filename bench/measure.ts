@@ -1,0 +1,129 @@
+import autocannon, { type Request } from 'autocannon';
+import { Agent, request } from 'node:http';
+
+export interface LoadOptions {
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  /** A fixed body, or one made afresh for every request. */
+  body: string | (() => string);
+  connections?: number;
+  seconds?: number;
+  warmupSeconds?: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  /** The slowest and fastest second of the run. */
+  rpsMin: number;
+  rpsMax: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** autocannon under load: `connections` at pipelining 1 for `seconds` after a warm-up. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const { url, path, headers, body, connections = 50, seconds = 8, warmupSeconds = 2 } = options;
+  const base: Request = { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } };
+  const requests: Request[] =
+    typeof body === 'string'
+      ? [{ ...base, body }]
+      : [{ ...base, setupRequest: (req) => ({ ...req, body: body() }) }];
+  const result = await autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    requests,
+    warmup: { connections, duration: warmupSeconds },
+  });
+  return {
+    rps: result.requests.average,
+    rpsMin: result.requests.min,
+    rpsMax: result.requests.max,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export interface Latencies {
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+  statuses: Set<number>;
+  /** The last answer, to check it. */
+  lastBody: string;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(url: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}${path}`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One request at a time over one kept-alive connection: `count` requests (after 20 unmeasured), at most `maxMs`. */
+export async function sequential(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  count = 300,
+  maxMs = 30_000,
+): Promise<Latencies> {
+  for (let i = 0; i < 20; i++) await post(url, path, headers, body);
+  const times: number[] = [];
+  const statuses = new Set<number>();
+  let lastBody = '';
+  const started = performance.now();
+  while (times.length < count && performance.now() - started < maxMs) {
+    const t0 = performance.now();
+    const answer = await post(url, path, headers, body);
+    times.push(performance.now() - t0);
+    statuses.add(answer.status);
+    lastBody = answer.body;
+  }
+  times.sort((a, b) => a - b);
+  return { n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1) ?? 0, statuses, lastBody };
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** One request, to check a server answers what it should before loading it. */
+export function once(url: string, path: string, headers: Record<string, string>, body: string) {
+  return post(url, path, headers, body);
+}
+
+export const int = (n: number) => Math.round(n).toLocaleString('en-US');
+export const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+
+/** Lets the process exit: drops the kept-alive connection. */
+export function closeClients(): void {
+  agent.destroy();
+}

@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3';
+import { issueToken } from '../src/auth/personal-token.js';
+import { generateCode } from '../src/domain/code.js';
+import { LinkIds } from '../src/domain/ids.js';
+import { cryptoRandom } from '../src/domain/random.js';
+import type { LinkRecord, Store } from '../src/store/ports.js';
+
+/** Limits high enough that the bench never meets one. */
+export const NO_LIMITS = {
+  callsPerMinute: 1e9,
+  perHour: 1e9,
+  perDay: 1e9,
+  firstWeekPerDay: 1e9,
+  teamLinks: 1e9,
+  changesPerHour: 1e9,
+};
+
+/** The link every getLink server answers (the bare servers answer it verbatim; ours reads a link like it). */
+export const SAMPLE_LINK = {
+  id: 'link_0mhx3k2p50000AbCdEfGh',
+  code: 'AbCdEf1',
+  name: null,
+  destination: 'https://example.com/articles/2026/benchmarking-short-links',
+  note: 'Bench sample link',
+  state: 'active',
+  createdAt: '2026-11-21T12:00:00.000Z',
+  changedAt: null,
+};
+
+export interface Actor {
+  personId: string;
+  teamId: string;
+  teamCreatedAt: Date;
+  token: string;
+}
+
+/** A person who agreed to the terms, their team and a personal token, with the limits raised. */
+export async function seedActor(store: Store, now: Date): Promise<Actor> {
+  await store.settings.setLimits(NO_LIMITS);
+  const person = await store.people.add({ email: 'bench@example.com', passwordHash: null, agreedTerms: true }, now);
+  const team = await store.teams.add({ name: 'Bench', ownerId: person.id }, now);
+  const { token } = await issueToken(store, cryptoRandom, { personId: person.id, teamId: team.id, scopes: null, limited: false }, now);
+  return { personId: person.id, teamId: team.id, teamCreatedAt: new Date(team.createdAt), token };
+}
+
+export function createSampleLink(store: Store, actor: Actor, now: Date): Promise<LinkRecord> {
+  const { destination, note } = SAMPLE_LINK;
+  return store.links.create(
+    { teamId: actor.teamId, teamCreatedAt: actor.teamCreatedAt, destination, name: null, note },
+    store.settings.limits(),
+    now,
+  );
+}
+
+const DOMAINS = [
+  'example.com', 'docs.github.com', 'en.wikipedia.org', 'news.ycombinator.com', 'shop.acme.io', 'blog.vercel.app',
+  'developer.mozilla.org', 'www.nytimes.com', 'medium.com', 'stackoverflow.com', 'www.bbc.co.uk', 'arxiv.org',
+];
+const WORDS = [
+  'report', 'meeting', 'launch', 'pricing', 'roadmap', 'hiring', 'budget', 'design', 'release', 'notes', 'invoice',
+  'summary', 'research', 'guide', 'tutorial', 'review', 'campaign', 'survey', 'onboarding', 'policy', 'docs',
+  'metrics', 'retro', 'offsite', 'demo', 'video', 'podcast', 'newsletter', 'signup', 'careers',
+];
+
+/** Terms for listLinks q, by how many of the seeded links they match. */
+export const SEARCH_TERMS: Array<{ label: string; q: string }> = [
+  { label: 'common (docs)', q: 'docs' },
+  { label: 'rare, 1 link (zebracorn)', q: 'zebracorn' },
+  { label: '2-char, common (io)', q: 'io' },
+  { label: '2-char, no match (~~)', q: '~~' },
+  { label: 'no match (xylophone)', q: 'xylophone' },
+  { label: 'no match, common trigrams (docs/docs/docs)', q: 'docs/docs/docs' },
+];
+
+/** A small deterministic PRNG (mulberry32), so every run seeds the same text. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` links in the actor's team, written straight into the database file in one transaction on a second
+ * connection, before the server starts: rows as the store writes them (links, codes, names, link_events; the
+ * trigger fills the search index). Making them one by one through `store.links.create` takes minutes at this size,
+ * because each create counts the team's links. Times start `count` minutes ago, one minute apart.
+ * One link in the middle holds the rare term "zebracorn".
+ */
+export function seedLinks(dbPath: string, actor: Actor, count: number): void {
+  const random = prng(42);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const ids = new LinkIds(cryptoRandom);
+  const db = new Database(dbPath);
+  db.pragma('busy_timeout = 5000');
+  const code = db.prepare('INSERT OR IGNORE INTO codes (code) VALUES (?)');
+  const name = db.prepare('INSERT INTO names (name, team_id, link_id, retired) VALUES (?, ?, ?, 0)');
+  const link = db.prepare(
+    `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
+  );
+  const event = db.prepare("INSERT INTO link_events (team_id, kind, at) VALUES (?, 'create', ?)");
+  const start = Date.now() - count * 60_000;
+  const rare = Math.floor(count / 2);
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const destination = `https://${pick(DOMAINS)}/${pick(WORDS)}/${pick(WORDS)}-${i}`;
+      const note = i === rare ? 'zebracorn sighting' : random() < 0.4 ? `${pick(WORDS)} ${pick(WORDS)} ${i}` : null;
+      const linkName = random() < 0.1 ? `${pick(WORDS)}-${i}` : null;
+      const at = start + i * 60_000;
+      const { id, createdAt } = ids.next(at);
+      let drawn = generateCode(cryptoRandom);
+      while (code.run(drawn).changes === 0) drawn = generateCode(cryptoRandom);
+      if (linkName) name.run(linkName, actor.teamId, id);
+      link.run(id, actor.teamId, drawn, linkName, destination, note, createdAt.toISOString());
+      event.run(actor.teamId, at);
+    }
+  }).immediate();
+  db.close();
+}
