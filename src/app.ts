@@ -8,7 +8,7 @@ import { destinationChecker, type NetworkCheck } from './destinations/checker.js
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
-import { sendJson } from './http-facade/problem.js';
+import { sendJson, sendProblem } from './http-facade/problem.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import type { Store } from './store/ports.js';
@@ -54,15 +54,24 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const pages = webApp(ctx, express());
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
-  const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/mcp') return mcp.handleMcp(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      await gate.admit(req, res);
       res.setHeader('Access-Control-Allow-Origin', '*');
       return sendJson(res, 200, openApi);
     }
-    if (path === '/mcp') return mcp.handleMcp(req, res);
     if (await api(req, res, path)) return;
     pages(req, res);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      // The surfaces answer their own errors; what reaches here is a fault or a client gone mid-answer.
+      if (req.socket.destroyed || res.headersSent) return res.destroy();
+      sendProblem(res, error, config.publicUrl);
+    });
   });
 
   return {

@@ -10,11 +10,6 @@ const envSchema = z.object({
     .default('http://localhost:3000')
     .transform((url) => url.replace(/\/+$/, '')),
   DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
-  DNS_SERVERS: z.string().optional(),
-  DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
-  UNSAFE_LIST_FILE: z.string().optional(),
-  SAFE_BROWSING_API_KEY: z.string().optional(),
-  SAFE_BROWSING_URL: z.string().url().optional(),
   ALLOWED_ORIGINS: z.string().optional(),
 });
 
@@ -24,11 +19,6 @@ export interface Config {
   /** The service's own address, no trailing slash: `https://links.example.com`. */
   publicUrl: string;
   databasePath: string;
-  dnsServers: string[];
-  dnsTimeoutMs: number;
-  unsafeListFile: string | undefined;
-  safeBrowsingApiKey: string | undefined;
-  safeBrowsingUrl: string | undefined;
   /** Browser origins allowed to call /mcp besides PUBLIC_URL's own (an MCP Inspector, say). */
   allowedOrigins: string[];
 }
@@ -53,11 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL,
     databasePath: e.DATABASE_PATH,
-    dnsServers: list(e.DNS_SERVERS),
-    dnsTimeoutMs: e.DNS_TIMEOUT_MS,
-    unsafeListFile: e.UNSAFE_LIST_FILE,
-    safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
-    safeBrowsingUrl: e.SAFE_BROWSING_URL,
     allowedOrigins: list(e.ALLOWED_ORIGINS),
   });
 }

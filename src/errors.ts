@@ -73,13 +73,6 @@ export class ApiError extends Error {
     return this.message;
   }
 
-  /** The same error at another field, for a createLinks item (`links[3].name`). */
-  at(field: string | null): ApiError {
-    const moved = new ApiError(this.code, this.message, field);
-    moved.retryAfter = this.retryAfter;
-    return moved;
-  }
-
   /** The problem body; `type` points at the error's entry in the service's own docs (`PUBLIC_URL/docs/errors`). */
   toProblem(publicUrl: string): Problem {
     return {

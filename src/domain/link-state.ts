@@ -3,6 +3,11 @@ import { fail } from '../errors.js';
 export const LINK_STATES = ['active', 'flagged', 'disabled'] as const;
 export type LinkState = (typeof LINK_STATES)[number];
 
+/** 404 for a link that is deleted, never was, or is outside the caller's reach: the three look the same. */
+export function linkNotFound() {
+  return fail('not_found', 'No link has that code.', 'code');
+}
+
 /** setDestination and renameLink: a flagged link answers 409 `link_flagged`, a disabled one 409 `link_disabled`. */
 export function assertChangeable(state: LinkState): void {
   if (state === 'flagged') throw fail('link_flagged');

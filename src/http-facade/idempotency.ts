@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fail } from '../errors.js';
 import type { IdempotencyKey, Store } from '../store/ports.js';
+import type { Caller } from '../tools/define-tool.js';
 
 /** What one call answered: the status and the JSON text of the body. */
 export interface Answer {
@@ -19,6 +20,15 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
     throw fail('bad_request', 'Idempotency-Key is 1 to 255 characters.', 'Idempotency-Key');
   }
   return value;
+}
+
+/**
+ * The scope of a key: the person and the operation, and for a token limited to a team's record that record too, so
+ * a limited token can never replay what the person's other tokens were answered elsewhere.
+ */
+export function idempotencyScope(caller: Caller, operation: string, key: string): IdempotencyKey {
+  const personId = caller.recordTeamId === null ? caller.personId : `${caller.personId}@${caller.recordTeamId}`;
+  return { personId, operation, key };
 }
 
 /**
@@ -41,11 +51,11 @@ export async function runOnce(
   try {
     answer = await call();
   } catch (error) {
-    await store.idempotency.release(key);
+    await store.idempotency.release(key, started.claim);
     throw error;
   }
-  if (answer.status === 429 || answer.status >= 500) await store.idempotency.release(key);
-  else await store.idempotency.finish(key, answer.status, answer.body);
+  if (answer.status === 429 || answer.status >= 500) await store.idempotency.release(key, started.claim);
+  else await store.idempotency.finish(key, started.claim, answer.status, answer.body);
   return answer;
 }
 

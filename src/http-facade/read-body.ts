@@ -26,14 +26,15 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
   return body as Record<string, unknown>;
 }
 
-async function readText(req: IncomingMessage): Promise<string> {
+/** The body as UTF-8 text, refused (400 `bad_request`) past `limit` bytes or when it is not valid UTF-8. */
+export async function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
   const bytes = Buffer.concat(chunks);
@@ -44,6 +45,6 @@ async function readText(req: IncomingMessage): Promise<string> {
   }
 }
 
-function tooLarge() {
-  return fail('bad_request', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+function tooLarge(limit: number) {
+  return fail('bad_request', `The body is larger than ${limit / 1024} KiB.`);
 }

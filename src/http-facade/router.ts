@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, toApiError } from '../errors.js';
-import { badRequest } from '../tools/bad-request.js';
-import { scopeOf, type Caller, type Tool, type ToolContext } from '../tools/define-tool.js';
+import type { Caller, Tool, ToolContext } from '../tools/define-tool.js';
+import { prepareCall } from '../tools/prepare-call.js';
 import { toolForOperation } from '../tools/index.js';
 import type { Gate } from '../auth/gate.js';
-import { idempotencyKeyOf, runOnce, type Answer } from './idempotency.js';
+import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
 import { sendJson, sendProblem } from './problem.js';
 import { readJsonObject } from './read-body.js';
 
@@ -33,23 +33,19 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
       sendJson(res, answer.status, answer.body, answer.status >= 400 ? 'application/problem+json' : undefined);
     } catch (error) {
-      sendProblem(res, error, publicUrl);
+      // A caller that hung up mid-body has nobody to answer.
+      if (!req.socket.destroyed) sendProblem(res, error, publicUrl);
     }
     return true;
   };
 
   async function callTool(tool: Tool, caller: Caller, req: IncomingMessage): Promise<Answer> {
-    if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
-      throw fail('insufficient_scope', `The token may not call ${tool.operation}.`);
-    }
     const key = tool.idempotent ? idempotencyKeyOf(req) : null;
     const body = await readJsonObject(req);
-    const parsed = tool.input.safeParse(body);
-    if (!parsed.success) throw badRequest(parsed.error);
-    const run = () => answerOf(tool, parsed.data, caller);
+    const input = prepareCall(tool, caller, body);
+    const run = () => answerOf(tool, input, caller);
     if (key === null) return run();
-    const idempotencyKey = { personId: caller.personId, operation: tool.operation!, key };
-    return runOnce(ctx.store, idempotencyKey, body, ctx.clock.now(), run);
+    return runOnce(ctx.store, idempotencyScope(caller, tool.operation!, key), body, ctx.clock.now(), run);
   }
 
   async function answerOf(tool: Tool, input: unknown, caller: Caller): Promise<Answer> {

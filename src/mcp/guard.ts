@@ -7,6 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
   const own = new URL(publicUrl);
+  // URL.host is lowercase and leaves out the scheme's default port, so a Host header is compared the same way.
+  const hostOf = (header: string | undefined) => {
+    try {
+      return header === undefined ? null : new URL(`${own.protocol}//${header}`).host;
+    } catch {
+      return null;
+    }
+  };
   const origins = new Set([own.origin, ...allowedOrigins.map((origin) => new URL(origin).origin)]);
 
   return {
@@ -26,7 +34,7 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
         return true;
       }
       const origin = req.headers.origin;
-      if (req.headers.host !== own.host || (origin !== undefined && !origins.has(origin))) {
+      if (hostOf(req.headers.host) !== own.host || (origin !== undefined && !origins.has(origin))) {
         res.statusCode = 403;
         res.setHeader('Content-Type', 'application/json');
         res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this Host or Origin is not allowed.' }, id: null }));

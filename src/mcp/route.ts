@@ -6,6 +6,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Gate } from '../auth/gate.js';
 import { toApiError } from '../errors.js';
 import { sendProblem } from '../http-facade/problem.js';
+import { readText } from '../http-facade/read-body.js';
 import type { Caller, ToolContext } from '../tools/define-tool.js';
 import { mcpGuard } from './guard.js';
 import { createMcpServer } from './server.js';
@@ -22,22 +23,39 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const sessions = new Sessions();
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (guard.handled(req, res)) return;
-    let caller: Caller;
+    let caller: () => Caller;
     try {
-      caller = (await gate.admit(req, res))();
+      caller = await gate.admit(req, res);
+    } catch (error) {
+      return sendProblem(res, error, ctx.config.publicUrl);
+    }
+    if (guard.handled(req, res)) return;
+    let auth: AuthInfo;
+    try {
+      auth = authInfoOf(caller());
     } catch (error) {
       if (toApiError(error).status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="shortlinks"');
       return sendProblem(res, error, ctx.config.publicUrl);
     }
-    const auth: AuthInfo = { token: 'personal', clientId: 'personal-token', scopes: [...(caller.scopes ?? [])], extra: { caller } };
-    const body = req.method === 'POST' ? await readJson(req, res) : undefined;
-    if (body === INVALID) return;
+    let body: unknown;
+    try {
+      body = req.method === 'POST' ? JSON.parse(await readText(req, MAX_BODY_BYTES)) : undefined;
+    } catch {
+      // A body that is not JSON, too large, or cut off by a client that hung up.
+      if (!req.socket.destroyed) rpcError(res, 400, -32700, 'Parse error: the body is not JSON of at most 4 MiB.');
+      return;
+    }
+    await handleRpc(req, res, auth, body);
+  }
+
+  async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
+    const { caller } = auth.extra as { caller: Caller };
+    const request = Object.assign(req, { auth });
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.find(sessionId, caller.personId);
       if (!session) return rpcError(res, 404, -32001, 'Session not found');
-      return session.transport.handleRequest(Object.assign(req, { auth }), res, body);
+      return session.transport.handleRequest(request, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return rpcError(res, 400, -32000, 'Bad Request: no valid session ID; send initialize first.');
@@ -50,31 +68,15 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
     });
     transport.onclose = () => transport.sessionId && sessions.forget(transport.sessionId);
     await server.connect(transport);
-    await transport.handleRequest(Object.assign(req, { auth }), res, body);
+    await transport.handleRequest(request, res, body);
   }
 
   return { handleMcp, close: () => sessions.closeAll() };
 }
 
-const INVALID = Symbol('invalid');
-
-async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      rpcError(res, 413, -32600, 'Request body too large');
-      return INVALID;
-    }
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
-    return INVALID;
-  }
+/** The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`. */
+function authInfoOf(caller: Caller): AuthInfo {
+  return { token: 'personal', clientId: 'personal-token', scopes: [...(caller.scopes ?? [])], extra: { caller } };
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {

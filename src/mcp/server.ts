@@ -7,10 +7,9 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toApiError } from '../errors.js';
-import { badRequest } from '../tools/bad-request.js';
-import { scopeOf, type Caller, type ToolContext } from '../tools/define-tool.js';
+import type { Caller, ToolContext } from '../tools/define-tool.js';
+import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
-import { fail } from '../errors.js';
 import { confirmWithPerson } from './confirm.js';
 import { answersObject, mcpToolList } from './tool-list.js';
 
@@ -33,14 +32,12 @@ export function createMcpServer(ctx: ToolContext): Server {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const caller = extra.authInfo?.extra?.caller as Caller;
     try {
-      if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
-        throw fail('insufficient_scope', `The token may not call ${tool.name}.`);
-      }
       const { confirm, ...args } = params.arguments ?? {};
-      const parsed = tool.input.safeParse(tool.confirmation ? args : params.arguments ?? {});
-      if (!parsed.success) throw badRequest(parsed.error);
-      if (tool.confirmation) await confirmWithPerson(server, tool.confirmation(parsed.data), confirm);
-      const result = await tool.run(parsed.data, caller, ctx);
+      const input = prepareCall(tool, caller, tool.confirmation ? args : (params.arguments ?? {}));
+      if (tool.confirmation) {
+        await confirmWithPerson(server, await tool.confirmation(input as never, caller, ctx), confirm);
+      }
+      const result = await tool.run(input as never, caller, ctx);
       const structured = (answersObject(tool) ? result : { result }) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {

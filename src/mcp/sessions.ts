@@ -18,6 +18,7 @@ const MAX_PER_PERSON = 32;
  */
 export class Sessions {
   private readonly open = new Map<string, Session>();
+  private readonly byPerson = new Map<string, Set<string>>();
   private readonly timer = setInterval(() => this.closeIdle(Date.now()), 60_000);
 
   constructor() {
@@ -25,11 +26,13 @@ export class Sessions {
   }
 
   add(id: string, session: Session): void {
-    const mine = [...this.open.entries()].filter(([, s]) => s.personId === session.personId);
-    if (mine.length >= MAX_PER_PERSON) {
-      const [oldest] = mine.sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0]!;
+    const mine = this.byPerson.get(session.personId) ?? new Set<string>();
+    if (mine.size >= MAX_PER_PERSON) {
+      const oldest = [...mine].sort((a, b) => this.open.get(a)!.lastSeen - this.open.get(b)!.lastSeen)[0]!;
       void this.close(oldest);
     }
+    mine.add(id);
+    this.byPerson.set(session.personId, mine);
     this.open.set(id, session);
   }
 
@@ -42,12 +45,17 @@ export class Sessions {
   }
 
   forget(id: string): void {
+    const session = this.open.get(id);
+    if (!session) return;
     this.open.delete(id);
+    const mine = this.byPerson.get(session.personId);
+    mine?.delete(id);
+    if (mine?.size === 0) this.byPerson.delete(session.personId);
   }
 
   async close(id: string): Promise<void> {
     const session = this.open.get(id);
-    this.open.delete(id);
+    this.forget(id);
     await session?.transport.close();
   }
 

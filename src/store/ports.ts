@@ -168,7 +168,7 @@ export interface SettingsStore {
 }
 
 export type IdempotencyBegin =
-  | { kind: 'new' }
+  | { kind: 'new'; claim: number }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'in_use' }
   | { kind: 'reused' };
@@ -182,8 +182,8 @@ export interface IdempotencyKey {
 export interface IdempotencyStore {
   /** Claims the key for this body, or says what the first call with it answered. */
   begin(key: IdempotencyKey, bodyHash: string, now: Date): Promise<IdempotencyBegin>;
-  /** Keeps the first answer for 24 hours. */
-  finish(key: IdempotencyKey, status: number, body: string): Promise<void>;
+  /** Keeps the first answer for 24 hours; does nothing if the claim was taken over meanwhile. */
+  finish(key: IdempotencyKey, claim: number, status: number, body: string): Promise<void>;
   /** Lets the key go without keeping an answer (a limit or an outage answered; a retry may do better). */
-  release(key: IdempotencyKey): Promise<void>;
+  release(key: IdempotencyKey, claim: number): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { fail } from '../errors.js';
+import { linkNotFound } from '../domain/link-state.js';
 import type { LinkRecord, Team } from '../store/ports.js';
 import type { Caller, ToolContext } from './define-tool.js';
 
@@ -36,10 +37,6 @@ async function memberTeam(ctx: ToolContext, caller: Caller, teamId: string): Pro
   const team = await ctx.store.teams.get(teamId);
   if (!team || !(await ctx.store.teams.isMember(teamId, caller.personId))) throw teamNotFound();
   return team;
-}
-
-export function linkNotFound() {
-  return fail('not_found', 'No link has that code.', 'code');
 }
 
 function teamNotFound() {

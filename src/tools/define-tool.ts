@@ -57,8 +57,11 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   errors: readonly ErrorCode[];
   /** Takes an `Idempotency-Key` over HTTP. */
   idempotent: boolean;
-  /** For a destructive tool: the question an assistant must put to the person first. */
-  confirmation?: (input: z.output<I>) => string;
+  /**
+   * For a destructive tool: checks the caller may do it, then gives the question an assistant must put to the
+   * person first (naming what will go).
+   */
+  confirmation?: (input: z.output<I>, caller: Caller, ctx: ToolContext) => Promise<string>;
   run(input: z.output<I>, caller: Caller, ctx: ToolContext): Promise<z.output<O>>;
 }
 

@@ -15,7 +15,12 @@ export const deleteLink = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['limit_reached', 'outside_token_record'],
   idempotent: true,
-  confirmation: ({ code }) => `Delete the short link ${code} for good? Its code and name will never work again.`,
+  async confirmation({ code }, caller, ctx) {
+    const link = await linkToChange(ctx, caller, code);
+    const named = link.name ? ` (${ctx.config.publicUrl}/${link.name})` : '';
+    return `Delete the short link ${ctx.config.publicUrl}/${code}${named}, which leads to ${link.destination}? ` +
+      'It stops working at once, and its code and name are never issued again.';
+  },
   async run({ code }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     await ctx.store.links.delete(link.id, ctx.store.settings.limits(), ctx.clock.now());

@@ -3,6 +3,7 @@ import { codeParam, linkSchema, nameParam, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToChange } from './access.js';
 import { checkName } from '../domain/link-name.js';
+import { assertChangeable } from '../domain/link-state.js';
 
 export const renameLink = defineTool({
   name: 'renameLink',
@@ -19,6 +20,8 @@ export const renameLink = defineTool({
   idempotent: true,
   async run({ code, name }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
+    // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.
+    assertChangeable(link.state);
     const checked = checkName(name);
     const limits = ctx.store.settings.limits();
     return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now()));

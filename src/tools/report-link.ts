@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { codeParam } from './schemas.js';
 import { defineTool } from './define-tool.js';
-import { linkNotFound, outside } from './access.js';
+import { outside } from './access.js';
+import { linkNotFound } from '../domain/link-state.js';
 
 export const reportLink = defineTool({
   name: 'reportLink',

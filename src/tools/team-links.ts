@@ -14,7 +14,13 @@ export const teamLinks = defineTool({
   input: z.strictObject({
     team: teamParam,
     state: linkStateSchema.nullable().default(null),
-    q: z.string().max(2048).nullable().default(null).meta({ description: 'Text to find; null for all.' }),
+    q: z
+      .string()
+      .max(2048)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold control characters')
+      .nullable()
+      .default(null)
+      .meta({ description: 'Text to find; null for all.' }),
     limit: limitParam,
     after: afterParam,
   }),

@@ -2,8 +2,11 @@ import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../port
 import { DAY_MS } from '../../domain/limits.js';
 import { writeTransaction, type Db } from './database.js';
 
-/** A claim whose call never finished (the process died mid-call) stops blocking the key after this long. */
-const STALE_CLAIM_MS = 60_000;
+/**
+ * A claim whose call never finished (the process died mid-call) stops blocking the key after this long: well past
+ * the longest call (50 createLinks items, each waiting on its destination checks).
+ */
+const STALE_CLAIM_MS = 5 * 60_000;
 
 interface Row {
   bodyHash: string;
@@ -25,11 +28,12 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
   );
   const finish = db.prepare(
     `UPDATE idempotency SET status = @status, response = @response
-     WHERE person_id = @personId AND operation = @operation AND key = @key`,
+     WHERE person_id = @personId AND operation = @operation AND key = @key AND created_at = @claim
+     AND status IS NULL`,
   );
   const release = db.prepare(
     `DELETE FROM idempotency WHERE person_id = @personId AND operation = @operation AND key = @key
-     AND status IS NULL`,
+     AND created_at = @claim AND status IS NULL`,
   );
   const purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
   let purgedAt = 0;
@@ -47,12 +51,12 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
       return { kind: 'replay', status: row.status, body: row.response ?? 'null' };
     }
     claim.run({ ...key, bodyHash, now });
-    return { kind: 'new' };
+    return { kind: 'new', claim: now };
   });
 
   return {
     begin: async (key, bodyHash, now) => begin(key, bodyHash, now.getTime()),
-    finish: async (key, status, response) => void finish.run({ ...key, status, response }),
-    release: async (key) => void release.run(key),
+    finish: async (key, claimed, status, response) => void finish.run({ ...key, claim: claimed, status, response }),
+    release: async (key, claimed) => void release.run({ ...key, claim: claimed }),
   };
 }

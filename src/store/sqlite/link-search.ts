@@ -4,13 +4,19 @@ import { LINK_COLUMNS } from './link-columns.js';
 
 const NEWEST_FIRST = 'ORDER BY l.seq DESC LIMIT ?';
 
+/** A team up to this size is searched by reading its links; a larger one through the indexes. */
+const SMALL_TEAM = 2000;
+
 /**
  * listLinks: newest first by insertion order (the same order as createdAt, then id), keyset-paged by seq, with
  * `q` a case-insensitive substring of code, name, destination or note.
  * - No q: walk the (team, seq) or (team, state, seq) index backwards and stop at the page size.
- * - q of 3+ characters: the trigram index yields matches by rowid (= seq) descending, so a common q stops at the
+ * - A team of up to 2,000 links (the default limit is 25): read its links newest-first and match in JavaScript,
+ *   with full Unicode case folding, without touching other teams' links.
+ * - Larger teams, q of 3+ characters: the trigram index yields matches by rowid (= seq) descending, so a common q stops at the
  *   page size and a rare one is found without reading the team's other links.
- * - q of 1–2 characters: too short for trigrams; walk the team's links newest-first with LIKE.
+ * - Larger teams, q of 1–2 characters: too short for trigrams; walk the team's links newest-first with LIKE
+ *   (which folds the case of ASCII letters only).
  */
 export function linkSearch(db: Db) {
   const plain = db.prepare(
@@ -31,11 +37,18 @@ export function linkSearch(db: Db) {
      AND (@state IS NULL OR l.state = @state) ORDER BY s.rowid DESC LIMIT @limit`,
   );
 
+  const teamSize = db.prepare('SELECT count(*) FROM (SELECT 1 FROM links WHERE team_id = ? LIMIT ?)').pluck();
+  const newest = (teamId: string, state: LinkFilter['state'], before: number, limit: number) =>
+    (state ? plainState.all(teamId, state, before, limit) : plain.all(teamId, before, limit)) as LinkRecord[];
+
   return (teamId: string, { state, q }: LinkFilter, { limit, after }: Page<number>): LinkRecord[] => {
     const before = after ?? Number.MAX_SAFE_INTEGER;
-    if (q === null || q === '') {
-      const rows = state ? plainState.all(teamId, state, before, limit) : plain.all(teamId, before, limit);
-      return rows as LinkRecord[];
+    if (q === null || q === '') return newest(teamId, state, before, limit);
+    if ((teamSize.get(teamId, SMALL_TEAM + 1) as number) <= SMALL_TEAM) {
+      const needle = q.toLowerCase();
+      const found = (link: LinkRecord) =>
+        [link.code, link.name, link.destination, link.note].some((text) => text?.toLowerCase().includes(needle));
+      return newest(teamId, state, before, SMALL_TEAM).filter(found).slice(0, limit);
     }
     const params = { teamId, state, before, limit };
     if ([...q].length >= 3) {

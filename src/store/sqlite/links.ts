@@ -2,9 +2,8 @@ import type { LinkRecord, LinkStore, NewLink } from '../ports.js';
 import { generateCode } from '../../domain/code.js';
 import type { LinkIds } from '../../domain/ids.js';
 import { checkChangeLimit, checkCreationLimits, HOUR_MS, DAY_MS, type Limits, type WindowCount } from '../../domain/limits.js';
-import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
+import { assertChangeable, assertNoteChangeable, linkNotFound } from '../../domain/link-state.js';
 import type { Random } from '../../domain/random.js';
-import { fail } from '../../errors.js';
 import { writeTransaction, type Db } from './database.js';
 import { linkSearch } from './link-search.js';
 import { linkNames } from './link-names.js';
@@ -34,6 +33,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     resolveReports: db.prepare('UPDATE reports SET resolved_at = ? WHERE link_id = ? AND resolved_at IS NULL'),
     resolveReviews: db.prepare('UPDATE reviews SET resolved_at = ? WHERE link_id = ? AND resolved_at IS NULL'),
     newest: db.prepare('SELECT max(created_at) FROM links').pluck(),
+    purgeEvents: db.prepare('DELETE FROM link_events WHERE at < ?'),
   };
   const names = linkNames(db);
   const search = linkSearch(db);
@@ -42,7 +42,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
 
   const read = (id: string): LinkRecord => {
     const link = q.byId.get(id) as LinkRecord | undefined;
-    if (!link) throw fail('not_found', 'No link has that code.', 'code');
+    if (!link) throw linkNotFound();
     return link;
   };
   const windowOf = (teamId: string, kind: string, now: Date, span: number): WindowCount =>
@@ -52,6 +52,13 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
       const code = generateCode(random);
       if (q.code.run(code).changes === 1) return code;
     }
+  };
+  // No limit looks back further than a day; older events are dropped now and then.
+  let purgedAt = 0;
+  const purgeOldEvents = (now: Date): void => {
+    if (now.getTime() - purgedAt < 60_000) return;
+    purgedAt = now.getTime();
+    q.purgeEvents.run(now.getTime() - DAY_MS);
   };
   const countChange = (link: LinkRecord, now: Date, limits: Limits): void => {
     checkChangeLimit(windowOf(link.teamId, 'change', now, HOUR_MS), now, limits);
@@ -70,6 +77,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     const code = drawCode();
     q.insert.run(id, input.teamId, code, input.name, input.destination, input.note, createdAt.toISOString());
     q.event.run(input.teamId, 'create', now.getTime());
+    purgeOldEvents(now);
     return read(id);
   });
 

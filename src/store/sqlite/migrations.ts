@@ -129,4 +129,8 @@ export const migrations: readonly string[] = [
     VALUES (new.seq, new.code, new.name, new.destination, new.note);
   END;
   `,
+  // 2: one open review request per person and link (asking again updates the reason).
+  `
+  CREATE UNIQUE INDEX reviews_open_once ON reviews(link_id, person_id) WHERE resolved_at IS NULL;
+  `,
 ];

@@ -2,6 +2,7 @@ import type { LinkRecord, ModerationStore, Report } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { fail } from '../../errors.js';
+import { linkNotFound } from '../../domain/link-state.js';
 import { writeTransaction, type Db } from './database.js';
 import { LINK_COLUMNS } from './link-columns.js';
 
@@ -15,7 +16,10 @@ export function sqliteModeration(db: Db, random: Random): ModerationStore {
     'SELECT count(DISTINCT person_id) FROM reports WHERE link_id = ? AND resolved_at IS NULL',
   ).pluck();
   const flag = db.prepare("UPDATE links SET state = 'flagged' WHERE id = ? AND state = 'active'");
-  const review = db.prepare('INSERT INTO reviews (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)');
+  const review = db.prepare(
+    `INSERT INTO reviews (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, person_id) WHERE resolved_at IS NULL DO UPDATE SET reason = excluded.reason`,
+  );
   const open = (table: 'reports' | 'reviews') =>
     db.prepare(
       `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt
@@ -26,7 +30,7 @@ export function sqliteModeration(db: Db, random: Random): ModerationStore {
 
   const read = (id: string): LinkRecord => {
     const row = link.get(id) as LinkRecord | undefined;
-    if (!row) throw fail('not_found', 'No link has that code.', 'code');
+    if (!row) throw linkNotFound();
     return row;
   };
 

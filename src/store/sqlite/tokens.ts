@@ -32,7 +32,14 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
     for (const [id, at] of pending) touch.run(at, id);
     pending.clear();
   });
-  const timer = setInterval(() => pending.size && flush(), TOUCH_FLUSH_MS);
+  const timer = setInterval(() => {
+    try {
+      if (pending.size) flush();
+    } catch (error) {
+      // Busy past the timeout (the CLI holds a long write): keep the times and try again next round.
+      console.error('Could not record token use yet:', (error as Error).message);
+    }
+  }, TOUCH_FLUSH_MS);
   timer.unref();
 
   return {

@@ -1,0 +1,38 @@
+import { fail } from '../errors.js';
+import { badRequest } from './bad-request.js';
+import { scopeOf, type Caller, type Tool } from './define-tool.js';
+
+/** How deep a body may nest; no param of any tool needs more than a few levels. */
+const MAX_DEPTH = 32;
+
+/**
+ * What every surface does before `run`, written once: the caller's scopes, then the params (a JSON object of
+ * well-formed strings, nested at most 32 deep, matching the tool's schema). Throws 403 `insufficient_scope` or
+ * 400 `bad_request`.
+ */
+export function prepareCall(tool: Tool, caller: Caller, params: unknown): unknown {
+  if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
+    throw fail('insufficient_scope', `The token may not call ${tool.operation ?? tool.name}.`);
+  }
+  checkJsonValue(params);
+  const parsed = tool.input.safeParse(params);
+  if (!parsed.success) throw badRequest(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Refuses values no param can hold but that would hurt later: nesting deep enough to overflow a recursive walk,
+ * and strings with lone surrogates (they cannot be stored as sent). Iterative, so any depth is safe to check.
+ */
+export function checkJsonValue(value: unknown): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (!item.isWellFormed()) throw fail('bad_request', 'A string holds a lone UTF-16 surrogate.');
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_DEPTH) throw fail('bad_request', `The body nests deeper than ${MAX_DEPTH} levels.`);
+      for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    }
+  }
+}
