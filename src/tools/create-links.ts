@@ -50,7 +50,7 @@ export const createLinks = defineTool({
         results.push({ link: await makeLink(ctx, team, parsed.data, prefix), status: 200, code: null, message: null });
       } catch (error) {
         const failed = toApiError(error);
-        if (failed.status >= 500 && failed.code === 'internal_server_error') throw error;
+        if (failed.code === 'internal_server_error') throw error;
         results.push({ link: null, status: failed.status, code: failed.code, message: failed.detail });
       }
     }

@@ -37,14 +37,14 @@ export function linkSearch(db: Db) {
      AND (@state IS NULL OR l.state = @state) ORDER BY s.rowid DESC LIMIT @limit`,
   );
 
-  const teamSize = db.prepare('SELECT count(*) FROM (SELECT 1 FROM links WHERE team_id = ? LIMIT ?)').pluck();
+  const teamSize = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const newest = (teamId: string, state: LinkFilter['state'], before: number, limit: number) =>
     (state ? plainState.all(teamId, state, before, limit) : plain.all(teamId, before, limit)) as LinkRecord[];
 
   return (teamId: string, { state, q }: LinkFilter, { limit, after }: Page<number>): LinkRecord[] => {
     const before = after ?? Number.MAX_SAFE_INTEGER;
     if (q === null || q === '') return newest(teamId, state, before, limit);
-    if ((teamSize.get(teamId, SMALL_TEAM + 1) as number) <= SMALL_TEAM) {
+    if (((teamSize.get(teamId) as number | undefined) ?? 0) <= SMALL_TEAM) {
       const needle = q.toLowerCase();
       const found = (link: LinkRecord) =>
         [link.code, link.name, link.destination, link.note].some((text) => text?.toLowerCase().includes(needle));

@@ -15,7 +15,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     byId: db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ?`),
     byCode: db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.code = ?`),
     byName: db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.name = ?`),
-    live: db.prepare('SELECT count(*) FROM links WHERE team_id = ?').pluck(),
+    live: db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck(),
     window: db.prepare(
       'SELECT count(*) AS count, min(at) AS oldestAt FROM link_events WHERE team_id = ? AND kind = ? AND at > ?',
     ),

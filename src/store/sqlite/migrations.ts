@@ -133,4 +133,16 @@ export const migrations: readonly string[] = [
   `
   CREATE UNIQUE INDEX reviews_open_once ON reviews(link_id, person_id) WHERE resolved_at IS NULL;
   `,
+  // 3: each team's number of live links, kept by triggers, so team_full and listLinks' choice of plan read one
+  // row instead of counting the team's links.
+  `
+  ALTER TABLE teams ADD COLUMN link_count INTEGER NOT NULL DEFAULT 0;
+  UPDATE teams SET link_count = (SELECT count(*) FROM links WHERE links.team_id = teams.id);
+  CREATE TRIGGER teams_count_insert AFTER INSERT ON links BEGIN
+    UPDATE teams SET link_count = link_count + 1 WHERE id = new.team_id;
+  END;
+  CREATE TRIGGER teams_count_delete AFTER DELETE ON links BEGIN
+    UPDATE teams SET link_count = link_count - 1 WHERE id = old.team_id;
+  END;
+  `,
 ];
