@@ -671,23 +671,16 @@ describe('setDestination', () => {
     expect((await getLink(alice, made.code)).body).toEqual(made);
   });
 
-  it('a flagged link: 409 link_flagged, unchanged', async () => {
+  it.each([
+    ['flagged', 'link_flagged'],
+    ['disabled', 'link_disabled'],
+  ] as const)('a %s link: 409 %s, unchanged', async (state, code) => {
     const alice = await server.person();
     const made = await createLink(alice);
-    await setState(made.code, 'flagged');
+    await setState(made.code, state);
     const before = (await getLink(alice, made.code)).body;
     const reply = await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/x' }, alice.token);
-    expectProblem(server, reply, 409, 'link_flagged');
-    expect((await getLink(alice, made.code)).body).toEqual(before);
-  });
-
-  it('a disabled link: 409 link_disabled, unchanged', async () => {
-    const alice = await server.person();
-    const made = await createLink(alice);
-    await setState(made.code, 'disabled');
-    const before = (await getLink(alice, made.code)).body;
-    const reply = await call(server, 'setDestination', { code: made.code, destination: 'https://example.org/x' }, alice.token);
-    expectProblem(server, reply, 409, 'link_disabled');
+    expectProblem(server, reply, 409, code);
     expect((await getLink(alice, made.code)).body).toEqual(before);
   });
 
@@ -998,20 +991,16 @@ describe('renameLink', () => {
     expectProblem(server, await rename(alice, made.code, name), 409, 'name_taken', 'name');
   });
 
-  it('a flagged link: 409 link_flagged, unchanged', async () => {
-    const alice = await server.person();
-    const made = await createLink(alice);
-    await setState(made.code, 'flagged');
-    expectProblem(server, await rename(alice, made.code, freshName()), 409, 'link_flagged');
-    expect((await getLink(alice, made.code)).body.name).toBeNull();
-  });
-
-  it('a disabled link: 409 link_disabled, unchanged', async () => {
+  it.each([
+    ['flagged', 'link_flagged'],
+    ['disabled', 'link_disabled'],
+  ] as const)('a %s link: 409 %s, unchanged', async (state, code) => {
     const alice = await server.person();
     const name = freshName();
     const made = await createLink(alice, { name });
-    await setState(made.code, 'disabled');
-    expectProblem(server, await rename(alice, made.code, null), 409, 'link_disabled');
+    await setState(made.code, state);
+    expectProblem(server, await rename(alice, made.code, null), 409, code);
+    expectProblem(server, await rename(alice, made.code, freshName()), 409, code);
     expect((await getLink(alice, made.code)).body.name).toBe(name);
   });
 
@@ -1102,20 +1091,10 @@ describe('deleteLink', () => {
     await createLink(alice);
   });
 
-  it('a disabled link can be deleted', async () => {
+  it.each(['disabled', 'flagged'] as const)('a %s link can be deleted', async (state) => {
     const alice = await server.person();
     const made = await createLink(alice);
-    await setState(made.code, 'disabled');
-    const reply = await call(server, 'deleteLink', { code: made.code }, alice.token);
-    expectOk(reply);
-    expect(reply.body).toBeNull();
-    expectProblem(server, await getLink(alice, made.code), 404, 'not_found', 'code');
-  });
-
-  it('a flagged link can be deleted', async () => {
-    const alice = await server.person();
-    const made = await createLink(alice);
-    await setState(made.code, 'flagged');
+    await setState(made.code, state);
     const reply = await call(server, 'deleteLink', { code: made.code }, alice.token);
     expectOk(reply);
     expect(reply.body).toBeNull();

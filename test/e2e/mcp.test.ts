@@ -1,7 +1,7 @@
 /**
  * The MCP surface end to end: the SDK's own Client over real HTTP against the real server (loopback, SQLite file).
  * Raw `fetch` (or `node:http`, for a forged Host) only where the SDK cannot express the case.
- * Checklist: /work/shared/research/mcp-oauth.md sections 2 (R6–R9) and 4 (T1–T6); docs/behaviour.md "Assistants (MCP)".
+ * Checklist: shared/research/mcp-oauth.md sections 2 (R6–R9) and 4 (T1–T6); docs/behaviour.md "Assistants (MCP)".
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
