@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { issueToken } from '../src/auth/personal-token.js';
 import { generateCode } from '../src/domain/code.js';
 import { LinkIds } from '../src/domain/ids.js';
+import { registerSpacedText } from '../src/store/sqlite/spaced-text.js';
 import { cryptoRandom } from '../src/domain/random.js';
 import type { LinkRecord, Store } from '../src/store/ports.js';
 
@@ -94,6 +95,7 @@ export function seedLinks(dbPath: string, actor: Actor, count: number): void {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const ids = new LinkIds(cryptoRandom);
   const db = new Database(dbPath);
+  registerSpacedText(db); // the search index's triggers call it
   db.pragma('busy_timeout = 5000');
   const code = db.prepare('INSERT OR IGNORE INTO codes (code) VALUES (?)');
   const name = db.prepare('INSERT INTO names (name, team_id, link_id, retired) VALUES (?, ?, ?, 0)');

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations.js';
+import { registerSpacedText } from './spaced-text.js';
 
 export type Db = Database.Database;
 
@@ -18,6 +19,7 @@ export function openDatabase(path: string): Db {
   db.pragma('foreign_keys = ON');
   // The operator CLI writes to the same file while the server runs; wait for its short transactions.
   db.pragma('busy_timeout = 5000');
+  registerSpacedText(db);
   migrate(db);
   return db;
 }

@@ -1,6 +1,7 @@
 import type { LinkFilter, LinkRecord, Page } from '../ports.js';
 import type { Db } from './database.js';
 import { LINK_COLUMNS } from './link-columns.js';
+import { spacedText } from './spaced-text.js';
 
 const NEWEST_FIRST = 'ORDER BY l.seq DESC LIMIT ?';
 
@@ -15,8 +16,7 @@ const SMALL_TEAM = 2000;
  *   with full Unicode case folding, without touching other teams' links.
  * - Larger teams, q of 3+ characters: the trigram index yields matches by rowid (= seq) descending, so a common q stops at the
  *   page size and a rare one is found without reading the team's other links.
- * - Larger teams, q of 1–2 characters: too short for trigrams; walk the team's links newest-first with LIKE
- *   (which folds the case of ASCII letters only).
+ * - Larger teams, q of 1–2 characters: the same over a trigram index of spaced-out text (spaced-text.ts).
  */
 export function linkSearch(db: Db) {
   const plain = db.prepare(
@@ -25,17 +25,15 @@ export function linkSearch(db: Db) {
   const plainState = db.prepare(
     `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = ? AND l.state = ? AND l.seq < ? ${NEWEST_FIRST}`,
   );
-  const matchFilter = `l.code LIKE @q ESCAPE '\\' OR l.name LIKE @q ESCAPE '\\'
-    OR l.destination LIKE @q ESCAPE '\\' OR l.note LIKE @q ESCAPE '\\'`;
-  const short = db.prepare(
-    `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = @teamId AND (@state IS NULL OR l.state = @state)
-     AND l.seq < @before AND (${matchFilter}) ORDER BY l.seq DESC LIMIT @limit`,
-  );
-  const trigram = db.prepare(
-    `SELECT ${LINK_COLUMNS} FROM links_search s JOIN links l ON l.seq = s.rowid
-     WHERE links_search MATCH @q AND s.rowid < @before AND l.team_id = @teamId
-     AND (@state IS NULL OR l.state = @state) ORDER BY s.rowid DESC LIMIT @limit`,
-  );
+  // The same query over either trigram index: the plain one, or the spaced-out one for 1–2 characters.
+  const matching = (index: 'links_search' | 'links_search_short') =>
+    db.prepare(
+      `SELECT ${LINK_COLUMNS} FROM ${index} s JOIN links l ON l.seq = s.rowid
+       WHERE ${index} MATCH @q AND s.rowid < @before AND l.team_id = @teamId
+       AND (@state IS NULL OR l.state = @state) ORDER BY s.rowid DESC LIMIT @limit`,
+    );
+  const trigram = matching('links_search');
+  const shortTrigram = matching('links_search_short');
 
   const teamSize = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const newest = (teamId: string, state: LinkFilter['state'], before: number, limit: number) =>
@@ -51,9 +49,8 @@ export function linkSearch(db: Db) {
       return newest(teamId, state, before, SMALL_TEAM).filter(found).slice(0, limit);
     }
     const params = { teamId, state, before, limit };
-    if ([...q].length >= 3) {
-      return trigram.all({ ...params, q: `"${q.replaceAll('"', '""')}"` }) as LinkRecord[];
-    }
-    return short.all({ ...params, q: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }) as LinkRecord[];
+    const long = [...q].length >= 3;
+    const phrase = `"${(long ? q : spacedText(q)!).replaceAll('"', '""')}"`;
+    return (long ? trigram : shortTrigram).all({ ...params, q: phrase }) as LinkRecord[];
   };
 }

@@ -145,4 +145,26 @@ export const migrations: readonly string[] = [
     UPDATE teams SET link_count = link_count - 1 WHERE id = old.team_id;
   END;
   `,
+  // 4: a trigram index over spaced-out text (see spaced-text.ts), for listLinks q of 1 or 2 characters in large
+  // teams. Contentless: it only ever answers which rowids match. Every connection that writes links registers
+  // spaced_text() (openDatabase does).
+  `
+  CREATE VIRTUAL TABLE links_search_short USING fts5(
+    code, name, destination, note, content='', contentless_delete=1, tokenize='trigram'
+  );
+  INSERT INTO links_search_short(rowid, code, name, destination, note)
+    SELECT seq, spaced_text(code), spaced_text(name), spaced_text(destination), spaced_text(note) FROM links;
+  CREATE TRIGGER links_search_short_insert AFTER INSERT ON links BEGIN
+    INSERT INTO links_search_short(rowid, code, name, destination, note)
+    VALUES (new.seq, spaced_text(new.code), spaced_text(new.name), spaced_text(new.destination), spaced_text(new.note));
+  END;
+  CREATE TRIGGER links_search_short_delete AFTER DELETE ON links BEGIN
+    DELETE FROM links_search_short WHERE rowid = old.seq;
+  END;
+  CREATE TRIGGER links_search_short_update AFTER UPDATE OF name, destination, note ON links BEGIN
+    DELETE FROM links_search_short WHERE rowid = old.seq;
+    INSERT INTO links_search_short(rowid, code, name, destination, note)
+    VALUES (new.seq, spaced_text(new.code), spaced_text(new.name), spaced_text(new.destination), spaced_text(new.note));
+  END;
+  `,
 ];
