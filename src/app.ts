@@ -15,6 +15,7 @@ import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { systemClock, type Clock, type ToolContext } from './tools/define-tool.js';
 import { webApp } from './web/app.js';
+import { webSessions } from './web/session.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -51,7 +52,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate);
-  const pages = webApp(ctx, express());
+  const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
+  const pages = webApp(ctx, express(), { sessions, gate });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

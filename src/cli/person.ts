@@ -3,7 +3,7 @@ import { optional, required, type Args } from './args.js';
 import { defineCommand } from './command.js';
 import { dataError, usageError } from './errors.js';
 import { normalizeEmail } from './lookup.js';
-import { hashPassword } from './password.js';
+import { hashPassword } from '../auth/password.js';
 
 /** Shorter passwords fall to guessing even behind scrypt; longer ones are capped so hashing stays cheap. */
 const MIN_PASSWORD = 8;

@@ -14,6 +14,7 @@ export interface Store {
   moderation: ModerationStore;
   settings: SettingsStore;
   idempotency: IdempotencyStore;
+  webSessions: WebSessionStore;
   close(): void;
 }
 
@@ -69,6 +70,10 @@ export interface PeopleStore {
   add(input: { email: string; passwordHash: string | null; agreedTerms: boolean }, now: Date): Promise<Person>;
   get(id: string): Promise<Person | null>;
   findByEmail(email: string): Promise<Person | null>;
+  /** The person and their password hash, for signing in; null when no one has that email. */
+  withPasswordHash(email: string): Promise<{ person: Person; passwordHash: string | null } | null>;
+  /** The first step: the person agrees to the terms (once; later calls change nothing). */
+  agreeTerms(id: string, now: Date): Promise<void>;
 }
 
 export interface Page<K> {
@@ -86,6 +91,15 @@ export interface TeamStore {
   addMember(teamId: string, personId: string, now: Date): Promise<boolean>;
   /** False when the person was not a member. */
   removeMember(teamId: string, personId: string): Promise<boolean>;
+  /** The team's members, owners first, then by email. */
+  members(teamId: string): Promise<Member[]>;
+}
+
+export interface Member {
+  personId: string;
+  email: string;
+  role: 'owner' | 'member';
+  addedAt: string;
 }
 
 export interface TokenStore {
@@ -94,6 +108,8 @@ export interface TokenStore {
     now: Date,
   ): Promise<TokenRecord>;
   grant(id: string): Promise<TokenGrant | null>;
+  /** The person's tokens that are not revoked, newest first. */
+  listForPerson(personId: string): Promise<TokenRecord[]>;
   revoke(id: string, now: Date): Promise<boolean>;
   /** Records use; cheap enough for every call (it is batched by the adapter). */
   touch(id: string, now: Date): void;
@@ -165,6 +181,21 @@ export interface SettingsStore {
   unblock(domain: string): Promise<boolean>;
   /** The secret that signs paging cursors, made on first start. */
   cursorSecret(): Buffer;
+}
+
+export interface WebSession {
+  personId: string;
+  /** The session's secret for CSRF tokens. */
+  csrfSecret: string;
+  expiresAt: string;
+}
+
+/** Signed-in browser sessions. The cookie's value is never stored: only its SHA-256. */
+export interface WebSessionStore {
+  add(idHash: Buffer, session: WebSession, now: Date): Promise<void>;
+  /** The session, unless it expired. */
+  find(idHash: Buffer, now: Date): Promise<WebSession | null>;
+  remove(idHash: Buffer): Promise<void>;
 }
 
 export type IdempotencyBegin =

@@ -2,12 +2,14 @@ import type { Express } from 'express';
 import { errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { escapeHtml, page } from './layout.js';
+import type { WebSessions } from './session.js';
+import type { Gate } from '../auth/gate.js';
 
 /**
  * The pages people see. For now: the home page, the error-code reference that problem `type`s point at, a health
  * check, and the not-found page. Sign-in, teams and the Developers page come with the accounts work.
  */
-export function webApp(ctx: ToolContext, app: Express): Express {
+export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
   app.disable('x-powered-by');
   const { publicUrl } = ctx.config;
 

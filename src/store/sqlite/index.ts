@@ -10,6 +10,7 @@ import { sqlitePeople } from './people.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
 import { sqliteTokens } from './tokens.js';
+import { sqliteWebSessions } from './web-sessions.js';
 
 /** The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. */
 export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
@@ -24,6 +25,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     moderation: sqliteModeration(db, random),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
+    webSessions: sqliteWebSessions(db),
     close() {
       tokens.close();
       db.close();

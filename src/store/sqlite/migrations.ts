@@ -167,4 +167,15 @@ export const migrations: readonly string[] = [
     VALUES (new.seq, spaced_text(new.code), spaced_text(new.name), spaced_text(new.destination), spaced_text(new.note));
   END;
   `,
+  // 5: signed-in browser sessions of the web app.
+  `
+  CREATE TABLE web_sessions (
+    id_hash BLOB PRIMARY KEY,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    csrf_secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
+  `,
 ];

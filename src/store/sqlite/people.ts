@@ -11,6 +11,8 @@ export function sqlitePeople(db: Db, random: Random): PeopleStore {
   );
   const byId = db.prepare(`SELECT ${PERSON} FROM people WHERE id = ?`);
   const byEmail = db.prepare(`SELECT ${PERSON} FROM people WHERE email = ?`);
+  const withHash = db.prepare(`SELECT ${PERSON}, password_hash AS passwordHash FROM people WHERE email = ?`);
+  const agree = db.prepare('UPDATE people SET agreed_terms_at = ? WHERE id = ? AND agreed_terms_at IS NULL');
 
   return {
     async add({ email, passwordHash, agreedTerms }, now) {
@@ -24,6 +26,15 @@ export function sqlitePeople(db: Db, random: Random): PeopleStore {
     },
     async findByEmail(email) {
       return (byEmail.get(email) as Person | undefined) ?? null;
+    },
+    async withPasswordHash(email) {
+      const row = withHash.get(email) as (Person & { passwordHash: string | null }) | undefined;
+      if (!row) return null;
+      const { passwordHash, ...person } = row;
+      return { person, passwordHash };
+    },
+    async agreeTerms(id, now) {
+      agree.run(now.toISOString(), id);
     },
   };
 }

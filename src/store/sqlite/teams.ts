@@ -1,4 +1,4 @@
-import type { Team, TeamStore } from '../ports.js';
+import type { Member, Team, TeamStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { Db } from './database.js';
@@ -20,6 +20,10 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
   const nextPage = db.prepare(
     `SELECT ${TEAM} FROM teams t JOIN members m ON m.team_id = t.id WHERE m.person_id = ?
      AND (t.name > ? OR (t.name = ? AND t.id > ?)) ORDER BY t.name, t.id LIMIT ?`,
+  );
+  const members = db.prepare(
+    `SELECT m.person_id AS personId, p.email, m.role, m.added_at AS addedAt FROM members m
+     JOIN people p ON p.id = m.person_id WHERE m.team_id = ? ORDER BY m.role = 'owner' DESC, p.email`,
   );
   const addTeam = db.transaction((team: Team, ownerId: string) => {
     insertTeam.run(team.id, team.name, team.createdAt);
@@ -49,6 +53,9 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
     },
     async removeMember(teamId, personId) {
       return deleteMember.run(teamId, personId).changes > 0;
+    },
+    async members(teamId) {
+      return members.all(teamId) as Member[];
     },
   };
 }

@@ -25,6 +25,9 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
        EXISTS (SELECT 1 FROM members m WHERE m.team_id = t.team_id AND m.person_id = t.person_id) AS personInTeam
      FROM tokens t JOIN people p ON p.id = t.person_id WHERE t.id = ?`,
   );
+  const byPerson = db.prepare(
+    `SELECT ${TOKEN} FROM tokens t WHERE t.person_id = ? AND t.revoked_at IS NULL ORDER BY t.created_at DESC, t.id`,
+  );
   const revoke = db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
   const pending = new Map<string, string>();
@@ -60,6 +63,9 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
         personInTeam: personInTeam === 1,
       };
       return result;
+    },
+    async listForPerson(personId) {
+      return (byPerson.all(personId) as TokenRow[]).map(toRecord);
     },
     async revoke(id, now) {
       return revoke.run(now.toISOString(), id).changes > 0;
