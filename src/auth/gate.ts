@@ -13,10 +13,24 @@ import { bearerOf, callerOfToken } from './personal-token.js';
  */
 export interface Gate {
   admit(req: IncomingMessage, res: ServerResponse): Promise<() => Caller>;
+  /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
+  count(res: ServerResponse, personId: string): void;
 }
 
 export function createGate(deps: { store: Store; budget: CallBudget; clock: Clock; publicUrl: string }): Gate {
   const { store, budget, clock, publicUrl } = deps;
+
+  /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
+  function take(res: ServerResponse, key: string, now: Date): void {
+    const answer = budget.take(key, store.settings.limits().callsPerMinute, now.getTime());
+    for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
+    if (!answer.allowed) {
+      const limited = fail('rate_limited', `Too many calls; wait ${answer.resetSeconds} seconds.`);
+      limited.retryAfter = answer.resetSeconds;
+      throw limited;
+    }
+  }
+
   return {
     async admit(req, res) {
       const now = clock.now();
@@ -27,18 +41,14 @@ export function createGate(deps: { store: Store; budget: CallBudget; clock: Cloc
       } catch (error) {
         refusal = error;
       }
-      const key = caller ? `person:${caller.personId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`;
-      const answer = budget.take(key, store.settings.limits().callsPerMinute, now.getTime());
-      for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
-      if (!answer.allowed) {
-        const limited = fail('rate_limited', `Too many calls; wait ${answer.resetSeconds} seconds.`);
-        limited.retryAfter = answer.resetSeconds;
-        throw limited;
-      }
+      take(res, caller ? `person:${caller.personId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`, now);
       return () => {
         if (caller) return caller;
         throw toApiError(refusal);
       };
+    },
+    count(res, personId) {
+      take(res, `person:${personId}`, clock.now());
     },
   };
 }
