@@ -11,6 +11,8 @@ import { openApiDocument } from './http-facade/openapi.js';
 import { sendJson, sendProblem } from './http-facade/problem.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
+import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
+import { redirects } from './redirect/handler.js';
 import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { systemClock, type Clock, type ToolContext } from './tools/define-tool.js';
@@ -22,6 +24,7 @@ export interface AppOptions {
   random?: Random;
   store?: Store;
   networkChecks?: NetworkCheck[];
+  oauth?: OAuthOptions;
 }
 
 export interface App {
@@ -52,13 +55,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate);
+  const visits = redirects({ store, clock, publicUrl: config.publicUrl });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const pages = webApp(ctx, express(), { sessions, gate });
+  const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/mcp') return mcp.handleMcp(req, res);
+    if (oauth.handles(path)) return oauth.app(req, res);
+    if (await visits.handleRedirect(req, res, path)) return;
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       await gate.admit(req, res);
       res.setHeader('Access-Control-Allow-Origin', '*');
@@ -86,6 +93,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }),
     async close() {
       await mcp.close();
+      await visits.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, toApiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
 import type { Caller, Clock } from '../tools/define-tool.js';
+import { callerOfAccessToken, isAccessToken, type OAuthAccess } from '../oauth/access-tokens.js';
+import { oauthAddresses } from '../oauth/settings.js';
 import { rateLimitHeaders, type CallBudget } from './call-budget.js';
 import { bearerOf, callerOfToken } from './personal-token.js';
 
@@ -12,9 +14,20 @@ import { bearerOf, callerOfToken } from './personal-token.js';
  * answer what does not need a caller (an unknown operation, a retired version).
  */
 export interface Gate {
+  /** The HTTP API: personal tokens only. */
   admit(req: IncomingMessage, res: ServerResponse): Promise<() => Caller>;
+  /**
+   * /mcp: personal tokens, and assistants' OAuth access tokens issued for `PUBLIC_URL/mcp` (`oauth` is then set).
+   * Either way the caller is the person, with their budget.
+   */
+  admitMcp(req: IncomingMessage, res: ServerResponse): Promise<() => McpCaller>;
   /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
   count(res: ServerResponse, personId: string): void;
+}
+
+export interface McpCaller {
+  caller: Caller;
+  oauth: OAuthAccess | null;
 }
 
 export function createGate(deps: { store: Store; budget: CallBudget; clock: Clock; publicUrl: string }): Gate {
@@ -31,21 +44,45 @@ export function createGate(deps: { store: Store; budget: CallBudget; clock: Cloc
     }
   }
 
+  const resource = oauthAddresses(publicUrl).resource;
+
+  /** Authenticates the bearer token, takes one call from its person's budget (or the address's), hands back a thunk. */
+  async function admitWith<T extends { caller: Caller }>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    authenticate: (token: string | null, now: Date) => Promise<T>,
+  ): Promise<() => T> {
+    const now = clock.now();
+    let found: T | null = null;
+    let refusal: unknown = null;
+    try {
+      found = await authenticate(bearerOf(req.headers.authorization), now);
+    } catch (error) {
+      refusal = error;
+    }
+    take(res, found ? `person:${found.caller.personId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`, now);
+    return () => {
+      if (found) return found;
+      throw toApiError(refusal);
+    };
+  }
+
   return {
     async admit(req, res) {
-      const now = clock.now();
-      let caller: Caller | null = null;
-      let refusal: unknown = null;
-      try {
-        caller = await callerOfToken(store, bearerOf(req.headers.authorization), now, publicUrl);
-      } catch (error) {
-        refusal = error;
-      }
-      take(res, caller ? `person:${caller.personId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`, now);
-      return () => {
-        if (caller) return caller;
-        throw toApiError(refusal);
-      };
+      const admitted = await admitWith(req, res, async (token, now) => {
+        if (isAccessToken(token)) {
+          throw fail('invalid_token', `This token was issued to an assistant for ${resource} and works only there.`);
+        }
+        return { caller: await callerOfToken(store, token, now, publicUrl) };
+      });
+      return () => admitted().caller;
+    },
+    async admitMcp(req, res) {
+      return admitWith(req, res, async (token, now): Promise<McpCaller> => {
+        if (!isAccessToken(token)) return { caller: await callerOfToken(store, token, now, publicUrl), oauth: null };
+        const { caller, access } = await callerOfAccessToken(store, token, now, resource, publicUrl);
+        return { caller, oauth: access };
+      });
     },
     count(res, personId) {
       take(res, `person:${personId}`, clock.now());

@@ -1,15 +1,12 @@
 import type { Person, Store, Team } from '../store/ports.js';
 import { dataError, usageError } from './errors.js';
 import { quote } from './args.js';
-
-// Deliberately loose: one "@" with something on each side and no spaces. Whether the address receives mail is
-// for the sign-in flow to find out, not for a regular expression.
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+import { emailOrNull } from '../domain/account-rules.js';
 
 /** An email as stored: trimmed and lowercased (the column is case-insensitive, so case carries no meaning). */
 export function normalizeEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw usageError(`not an email address: ${quote(raw)}`);
+  const email = emailOrNull(raw);
+  if (email === null) throw usageError(`not an email address: ${quote(raw)}`);
   return email;
 }
 

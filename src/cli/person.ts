@@ -4,10 +4,7 @@ import { defineCommand } from './command.js';
 import { dataError, usageError } from './errors.js';
 import { normalizeEmail } from './lookup.js';
 import { hashPassword } from '../auth/password.js';
-
-/** Shorter passwords fall to guessing even behind scrypt; longer ones are capped so hashing stays cheap. */
-const MIN_PASSWORD = 8;
-const MAX_PASSWORD = 1024;
+import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../domain/account-rules.js';
 
 /**
  * `person add --email E [--password P] [--agree-terms]`: a new person. Without a password they sign in by other
@@ -16,7 +13,7 @@ const MAX_PASSWORD = 1024;
 export async function addPerson(args: Args, store: Store, now = new Date()): Promise<Person> {
   const email = normalizeEmail(required(args, 'email'));
   const password = optional(args, 'password');
-  if (password !== undefined && (password.length < MIN_PASSWORD || password.length > MAX_PASSWORD)) {
+  if (password !== undefined && !passwordFits(password)) {
     // Says what is wrong with the password, never what it was.
     throw usageError(`--password must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
   }

@@ -3,16 +3,13 @@ import { quote, required, type Args } from './args.js';
 import { defineCommand } from './command.js';
 import { usageError } from './errors.js';
 import { personByEmail } from './lookup.js';
-
-const MAX_TEAM_NAME = 100;
-// Control characters would garble every list and page that shows the name.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+import { MAX_TEAM_NAME, teamNameOrNull } from '../domain/account-rules.js';
 
 /** `team add --name N --owner E`: a new team, its owner its first member. */
 export async function addTeam(args: Args, store: Store, now = new Date()): Promise<Team> {
   const raw = required(args, 'name');
-  const name = raw.trim();
-  if (name === '' || name.length > MAX_TEAM_NAME || CONTROL.test(name)) {
+  const name = teamNameOrNull(raw);
+  if (name === null) {
     throw usageError(`--name must be 1 to ${MAX_TEAM_NAME} characters without control characters: ${quote(raw)}`);
   }
   const owner = await personByEmail(store, required(args, 'owner'));

@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Gate } from '../auth/gate.js';
-import { toApiError } from '../errors.js';
+import type { Gate, McpCaller } from '../auth/gate.js';
+import { fail, toApiError } from '../errors.js';
+import { bearerChallenge, missingScope } from '../oauth/challenge.js';
+import { oauthAddresses } from '../oauth/settings.js';
 import { sendProblem } from '../http-facade/problem.js';
 import { readText } from '../http-facade/read-body.js';
 import type { Caller, ToolContext } from '../tools/define-tool.js';
@@ -16,25 +18,31 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * `/mcp`: Streamable HTTP with stateful sessions (so deleteLink can ask the person by elicitation). Each request
- * is authenticated on its own; a session id only finds the session, and only for the person who opened it.
+ * is authenticated on its own (a personal token, or an assistant's OAuth access token for this resource); a
+ * session id only finds the session, and only for the person who opened it.
  */
 export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
   const sessions = new Sessions();
+  const addresses = oauthAddresses(ctx.config.publicUrl);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let caller: () => Caller;
+    let admitted: () => McpCaller;
     try {
-      caller = await gate.admit(req, res);
+      admitted = await gate.admitMcp(req, res);
     } catch (error) {
       return sendProblem(res, error, ctx.config.publicUrl);
     }
     if (guard.handled(req, res)) return;
     let auth: AuthInfo;
     try {
-      auth = authInfoOf(caller());
+      auth = authInfoOf(admitted(), addresses.resource);
     } catch (error) {
-      if (toApiError(error).status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="shortlinks"');
+      if (toApiError(error).status === 401) {
+        // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+        const challenge = req.headers.authorization === undefined ? {} : { error: 'invalid_token' as const };
+        res.setHeader('WWW-Authenticate', bearerChallenge(addresses.resourceMetadata, challenge));
+      }
       return sendProblem(res, error, ctx.config.publicUrl);
     }
     let body: unknown;
@@ -44,6 +52,13 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
       // A body that is not JSON, too large, or cut off by a client that hung up.
       if (!req.socket.destroyed) rpcError(res, 400, -32700, 'Parse error: the body is not JSON of at most 4 MiB.');
       return;
+    }
+    // An assistant's token covers the tools of its scopes; a call beyond them is a step-up challenge (R4).
+    const needed = auth.clientId === PERSONAL ? null : missingScope(body, auth.scopes);
+    if (needed) {
+      const challenge = { error: 'insufficient_scope' as const, scope: needed };
+      res.setHeader('WWW-Authenticate', bearerChallenge(addresses.resourceMetadata, challenge));
+      return sendProblem(res, fail('insufficient_scope', `This call needs the ${needed} scope; sign in again to grant it.`), ctx.config.publicUrl);
     }
     await handleRpc(req, res, auth, body);
   }
@@ -74,9 +89,13 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   return { handleMcp, close: () => sessions.closeAll() };
 }
 
+const PERSONAL = 'personal-token';
+
 /** The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`. */
-function authInfoOf(caller: Caller): AuthInfo {
-  return { token: 'personal', clientId: 'personal-token', scopes: [...(caller.scopes ?? [])], extra: { caller } };
+function authInfoOf({ caller, oauth }: McpCaller, resource: string): AuthInfo {
+  if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller } };
+  const { clientId, scopes, expiresAt } = oauth;
+  return { token: 'oauth', clientId, scopes, expiresAt, resource: new URL(resource), extra: { caller } };
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {

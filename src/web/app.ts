@@ -1,48 +1,110 @@
-import type { Express } from 'express';
-import { errorCatalogue } from '../errors.js';
-import type { ToolContext } from '../tools/define-tool.js';
-import { escapeHtml, page } from './layout.js';
-import type { WebSessions } from './session.js';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Gate } from '../auth/gate.js';
+import { ApiError, errorCatalogue } from '../errors.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import { accountPages } from './pages/account.js';
+import { dashboardPages } from './pages/dashboard.js';
+import { developerPages } from './pages/developers.js';
+import { teamPages } from './pages/teams.js';
+import { welcomePages } from './pages/welcome.js';
+import { render, type PageDeps } from './request.js';
+import type { WebSessions } from './session.js';
+import { html } from './views/html.js';
+
+/** No scripts, no framing, forms post only here, styles only inline: pages need nothing else. */
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
 
 /**
- * The pages people see. For now: the home page, the error-code reference that problem `type`s point at, a health
- * check, and the not-found page. Sign-in, teams and the Developers page come with the accounts work.
+ * The pages people see: the home page, accounts (sign up, sign in, sign out), the first step (/welcome), the
+ * dashboard (/app), teams, the Developers page, the error-code reference that problem `type`s point at, a health
+ * check, and the not-found page. Server-rendered HTML without scripts; every form is CSRF-checked.
  */
 export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
   app.disable('x-powered-by');
   const { publicUrl } = ctx.config;
+  const pageDeps: PageDeps = { ctx, ...deps };
 
-  app.get('/', (_req, res) => {
-    res.type('html').send(
-      page(
-        'shortlinks',
-        `<h1>shortlinks</h1>
-         <p>Short links for people, scripts and AI assistants.</p>
-         <ul>
-           <li>Assistants (MCP): <code>${escapeHtml(publicUrl)}/mcp</code></li>
-           <li>HTTP API: <code>${escapeHtml(publicUrl)}/v1</code>, described at <a href="/v1/openapi.json">/v1/openapi.json</a></li>
-           <li><a href="/docs/errors">Error codes</a></li>
-         </ul>`,
-      ),
+  app.use((_req, res, next) => {
+    res.set(PAGE_HEADERS);
+    next();
+  });
+  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+
+  app.get('/', async (req, res) => {
+    const me = await deps.sessions.signedIn(req, res);
+    if (me) deps.gate.count(res, me.person.id);
+    const start = me
+      ? html`<p><a href="/app">Go to your links</a>.</p>`
+      : html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`;
+    render(
+      res,
+      200,
+      'Home',
+      html`<h1>shortlinks</h1>
+<p>Short links for people, scripts and AI assistants.</p>${start}
+<ul>
+  <li>Assistants (MCP): <code>${publicUrl}/mcp</code></li>
+  <li>HTTP API: <code>${publicUrl}/v1</code>, described at <a href="/v1/openapi.json">/v1/openapi.json</a></li>
+  <li><a href="/docs/errors">Error codes</a></li>
+</ul>`,
+      'home',
     );
   });
 
   app.get('/health', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ ok: true });
+    res.json({ ok: true });
   });
 
   app.get('/docs/errors', (_req, res) => {
-    const rows = errorCatalogue()
-      .map(({ code, status, detail }) => `<tr id="${code}"><td><code>${code}</code></td><td>${status}</td><td>${escapeHtml(detail)}</td></tr>`)
-      .join('');
-    res.type('html').send(
-      page('Error codes', `<h1>Error codes</h1><table><tr><th>code</th><th>status</th><th>meaning</th></tr>${rows}</table>`),
+    const rows = errorCatalogue().map(
+      ({ code, status, detail }) => html`<tr id="${code}"><td><code>${code}</code></td><td>${status}</td><td>${detail}</td></tr>`,
+    );
+    render(
+      res,
+      200,
+      'Error codes',
+      html`<h1>Error codes</h1><table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">meaning</th></tr></thead><tbody>${rows}</tbody></table>`,
     );
   });
 
+  accountPages(app, pageDeps);
+  welcomePages(app, pageDeps);
+  dashboardPages(app, pageDeps);
+  teamPages(app, pageDeps);
+  developerPages(app, pageDeps);
+
   app.use((_req, res) => {
-    res.status(404).type('html').send(page('Not found', '<h1>Not found</h1><p>There is nothing at this address.</p>'));
+    render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);
+  });
+
+  // Express 5 hands rejected promises here: a refused form, a team one is not in, too many calls, a body that
+  // cannot be read. Each gets a page with its 4xx status; only our own faults answer 500.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const { status, title, detail } = describe(error);
+    if (error instanceof ApiError && error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+    render(res, status, title, html`<h1>${title}</h1><p>${detail}</p><p><a href="/">Home</a></p>`);
   });
   return app;
+}
+
+function describe(error: unknown): { status: number; title: string; detail: string } {
+  if (error instanceof ApiError) {
+    const titles: Record<number, string> = { 403: 'Not allowed', 404: 'Not found', 429: 'Too many requests' };
+    return { status: error.status, title: titles[error.status] ?? 'Something is wrong', detail: error.detail };
+  }
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const detail = status === 413 ? 'The form is too large.' : 'The request could not be read.';
+    return { status, title: 'Bad request', detail };
+  }
+  console.error('Web page failed:', error);
+  return { status: 500, title: 'Something went wrong', detail: 'Something went wrong on our side. Please try again.' };
 }

@@ -48,8 +48,14 @@ export function webSessions(deps: { store: Store; clock: Clock; publicUrl: strin
   return {
     signedIn,
 
-    /** Starts a session for the person (a fresh id: never one a visitor brought along). */
+    /**
+     * Starts a session for the person (a fresh id: never one a visitor brought along). A session the browser
+     * already held (found on this request) ends, so signing in as someone else leaves nothing behind.
+     */
     async signIn(res: Response, personId: string): Promise<void> {
+      const previous = res.locals.signedIn as SignedIn | null | undefined;
+      if (previous) await store.webSessions.remove(previous.idHash);
+      res.locals.signedIn = undefined;
       const value = randomBytes(32).toString('base64url');
       const expiresAt = new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000);
       const session = { personId, csrfSecret: randomBytes(32).toString('base64url'), expiresAt: expiresAt.toISOString() };
@@ -60,6 +66,7 @@ export function webSessions(deps: { store: Store; clock: Clock; publicUrl: strin
     async signOut(req: Request, res: Response): Promise<void> {
       const current = await signedIn(req, res);
       if (current) await store.webSessions.remove(current.idHash);
+      res.locals.signedIn = null;
       res.clearCookie(sessionCookie, cookieOptions);
     },
 

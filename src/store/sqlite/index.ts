@@ -1,11 +1,13 @@
 import type { Store } from '../ports.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
-import { openDatabase } from './database.js';
+import { changeWatcher, openDatabase } from './database.js';
+import { LinkChanges } from './link-changes.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
 import { sqliteModeration } from './moderation.js';
+import { sqliteOAuth } from './oauth.js';
 import { sqlitePeople } from './people.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
@@ -16,16 +18,19 @@ import { sqliteWebSessions } from './web-sessions.js';
 export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
   const db = openDatabase(path);
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
+  const changes = new LinkChanges();
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random),
     tokens,
-    links: sqliteLinks(db, random, new LinkIds(random)),
+    links: sqliteLinks(db, random, new LinkIds(random), changes),
     clicks: sqliteClicks(db),
-    moderation: sqliteModeration(db, random),
+    moderation: sqliteModeration(db, random, changes),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
     webSessions: sqliteWebSessions(db),
+    oauth: sqliteOAuth(db, random),
+    watchOtherWriters: () => changeWatcher(db),
     close() {
       tokens.close();
       db.close();

@@ -8,9 +8,10 @@ import { writeTransaction, type Db } from './database.js';
 import { linkSearch } from './link-search.js';
 import { linkNames } from './link-names.js';
 import { LINK_COLUMNS } from './link-columns.js';
+import type { LinkChanges } from './link-changes.js';
 
 
-export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
+export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkChanges): LinkStore {
   const q = {
     byId: db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ?`),
     byCode: db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.code = ?`),
@@ -78,6 +79,8 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     q.insert.run(id, input.teamId, code, input.name, input.destination, input.note, createdAt.toISOString());
     q.event.run(input.teamId, 'create', now.getTime());
     purgeOldEvents(now);
+    // Told inside the transaction: nothing else runs before it commits, and forgetting early is always safe.
+    changes.changed(code, input.name);
     return read(id);
   });
 
@@ -86,6 +89,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     assertChangeable(link.state);
     countChange(link, now, limits);
     q.destination.run(destination, now.toISOString(), id);
+    changes.changed(link.code, link.name);
     return read(id);
   });
 
@@ -103,6 +107,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     if (link.name !== null) names.release(link.name);
     if (name !== null) names.claim(name, link.teamId, id, 'name');
     q.name.run(name, now.toISOString(), id);
+    changes.changed(link.code, link.name, name);
     return read(id);
   });
 
@@ -111,12 +116,14 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     countChange(link, now, limits);
     if (link.name !== null) names.retire(link.name);
     q.remove.run(id);
+    changes.changed(link.code, link.name);
   });
 
   const setState = writeTransaction(db, (code: string, state: LinkRecord['state'], now: Date) => {
     const link = q.byCode.get(code) as LinkRecord | undefined;
     if (!link) return null;
     if (link.state !== state) q.state.run(state, now.toISOString(), link.id);
+    changes.changed(link.code, link.name);
     if (state === 'active') {
       q.resolveReports.run(now.toISOString(), link.id);
       q.resolveReviews.run(now.toISOString(), link.id);
@@ -134,5 +141,6 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds): LinkStore {
     rename: async (id, name, limits, now) => rename(id, name, limits, now),
     delete: async (id, limits, now) => remove(id, limits, now),
     setState: async (code, state, now) => setState(code, state, now),
+    onChange: (listener) => changes.listen(listener),
   };
 }

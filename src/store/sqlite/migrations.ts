@@ -178,4 +178,58 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
   `,
+  // 6: OAuth for assistants: clients (registered, or client ID metadata documents cached), the grants people
+  // approved, authorization codes and tokens. Codes and tokens are kept only as SHA-256 hashes.
+  `
+  CREATE TABLE oauth_clients (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('registered', 'metadata_document')),
+    secret_hash BLOB,
+    name TEXT,
+    redirect_uris TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    fresh_until TEXT
+  );
+  CREATE INDEX oauth_clients_by_age ON oauth_clients(kind, created_at);
+
+  CREATE TABLE oauth_grants (
+    id TEXT PRIMARY KEY,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    UNIQUE (person_id, client_id)
+  );
+  CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
+
+  CREATE TABLE oauth_codes (
+    code_hash BLOB PRIMARY KEY,
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id) ON DELETE CASCADE,
+    redirect_uri TEXT NOT NULL,
+    code_challenge TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX oauth_codes_by_grant ON oauth_codes(grant_id);
+  CREATE INDEX oauth_codes_by_expiry ON oauth_codes(expires_at);
+
+  CREATE TABLE oauth_tokens (
+    token_hash BLOB PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id) ON DELETE CASCADE,
+    family TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX oauth_tokens_by_grant ON oauth_tokens(grant_id);
+  CREATE INDEX oauth_tokens_by_family ON oauth_tokens(family);
+  CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens(expires_at);
+  `,
 ];

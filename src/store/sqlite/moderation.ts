@@ -5,8 +5,9 @@ import { fail } from '../../errors.js';
 import { linkNotFound } from '../../domain/link-state.js';
 import { writeTransaction, type Db } from './database.js';
 import { LINK_COLUMNS } from './link-columns.js';
+import type { LinkChanges } from './link-changes.js';
 
-export function sqliteModeration(db: Db, random: Random): ModerationStore {
+export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): ModerationStore {
   const link = db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ?`);
   const report = db.prepare(
     `INSERT INTO reports (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
@@ -37,7 +38,10 @@ export function sqliteModeration(db: Db, random: Random): ModerationStore {
   const addReport = writeTransaction(db, (linkId: string, personId: string, reason: string, threshold: number, now: Date) => {
     read(linkId);
     report.run(newId('report', random), linkId, personId, reason, now.toISOString());
-    if ((reporters.get(linkId) as number) >= threshold) flag.run(linkId);
+    if ((reporters.get(linkId) as number) >= threshold && flag.run(linkId).changes > 0) {
+      const flagged = read(linkId);
+      changes.changed(flagged.code, flagged.name);
+    }
     return read(linkId);
   });
 

@@ -1,0 +1,33 @@
+/**
+ * Rules for what people type about themselves and their teams, shared by the operator CLI and the web app so both
+ * accept exactly the same values.
+ */
+
+// Deliberately loose: one "@" with something on each side and no spaces. Whether the address receives mail is
+// for the sign-in flow to find out, not for a regular expression.
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const MAX_EMAIL = 254;
+
+/** An email as stored (trimmed and lowercased: the column is case-insensitive), or null when it is not one. */
+export function emailOrNull(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= MAX_EMAIL && EMAIL.test(email) ? email : null;
+}
+
+/** Shorter passwords fall to guessing even behind scrypt; longer ones are capped so hashing stays cheap. */
+export const MIN_PASSWORD = 8;
+export const MAX_PASSWORD = 1024;
+
+export function passwordFits(password: string): boolean {
+  return password.length >= MIN_PASSWORD && password.length <= MAX_PASSWORD;
+}
+
+export const MAX_TEAM_NAME = 100;
+// Control characters would garble every list and page that shows the name.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A team name as stored (trimmed), or null unless it is 1 to 100 characters without control characters. */
+export function teamNameOrNull(raw: string): string | null {
+  const name = raw.trim();
+  return name === '' || name.length > MAX_TEAM_NAME || CONTROL.test(name) || !name.isWellFormed() ? null : name;
+}

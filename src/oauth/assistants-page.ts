@@ -1,0 +1,60 @@
+import type { Express, Request, Response } from 'express';
+import type { Gate } from '../auth/gate.js';
+import type { OAuthStore } from '../store/ports.js';
+import { escapeHtml, page } from '../web/layout.js';
+import type { SignedIn, WebSessions } from '../web/session.js';
+import { nav } from '../web/views/nav.js';
+import { clientLabel } from './consent-page.js';
+import { redirectHostOf } from './redirect-uris.js';
+
+const when = (iso: string | null) => (iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
+
+/**
+ * `/assistants`: the assistants (OAuth clients) the signed-in person allowed, with when and where, and a button
+ * that disconnects one: its grant goes with every code, access token and refresh token it gave, at once.
+ */
+export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions: WebSessions; gate: Gate }): void {
+  const { store, sessions, gate } = deps;
+
+  async function signedIn(req: Request, res: Response): Promise<SignedIn | null> {
+    const me = await sessions.signedIn(req, res);
+    if (!me) res.redirect(303, `/signin?next=${encodeURIComponent('/assistants')}`);
+    else gate.count(res, me.person.id);
+    return me;
+  }
+
+  app.get('/assistants', async (req, res) => {
+    const me = await signedIn(req, res);
+    if (!me) return;
+    const grants = await store.grants(me.person.id);
+    const csrf = await sessions.formToken(req, res);
+    const rows = grants
+      .map(
+        (grant) => `<tr><td class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}</td>
+<td class="wrap">${escapeHtml(grant.redirectUris.map(redirectHostOf).join(', '))}</td>
+<td>${escapeHtml(grant.scopes.join(' '))}</td><td>${when(grant.createdAt)}</td><td>${when(grant.lastUsedAt)}</td>
+<td><form method="post" action="/assistants/revoke" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
+<input type="hidden" name="grant" value="${escapeHtml(grant.id)}">
+<button type="submit" class="danger" aria-label="Disconnect ${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}">Disconnect</button></form></td></tr>`,
+      )
+      .join('\n');
+    const notice = req.query.disconnected === '1' ? '<p class="notice" role="status">Disconnected. Its tokens stopped working.</p>' : '';
+    const table = grants.length
+      ? `<table><tr><th>Assistant</th><th>Returns to</th><th>Scopes</th><th>Allowed</th><th>Last used</th><th></th></tr>\n${rows}</table>`
+      : '<p>No assistant is connected. Point one at the MCP address on the home page and sign in from it.</p>';
+    res
+      .status(200)
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(page('Connected assistants', `<h1>Connected assistants</h1>\n${notice}\n${table}`, nav(me, 'assistants').text));
+  });
+
+  app.post('/assistants/revoke', async (req, res) => {
+    await sessions.checkForm(req, res);
+    const me = await signedIn(req, res);
+    if (!me) return;
+    const grant = (req.body as Record<string, unknown>).grant;
+    const gone = typeof grant === 'string' && (await store.revokeGrant(me.person.id, grant));
+    res.redirect(303, gone ? '/assistants?disconnected=1' : '/assistants');
+  });
+}

@@ -1,0 +1,94 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { Gate } from '../auth/gate.js';
+import { ApiError } from '../errors.js';
+import type { Random } from '../domain/random.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import type { WebSessions } from '../web/session.js';
+import { assistantsPage } from './assistants-page.js';
+import { authorizeRoutes } from './authorize.js';
+import { clientDirectory } from './clients.js';
+import { oauthPage } from './consent-page.js';
+import { onlyMethods, openCors, sendOAuthError } from './http.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
+import { metadataDocuments, type MetadataDocumentOptions } from './metadata-documents.js';
+import { oauthModel } from './model.js';
+import { registerRoutes } from './register.js';
+import { revokeRoutes } from './revoke.js';
+import { oauthAddresses } from './settings.js';
+import { tokenRoutes } from './token.js';
+
+export interface OAuthOptions {
+  /** How client ID metadata documents are fetched; tests only (see MetadataDocumentOptions). */
+  metadataDocuments?: MetadataDocumentOptions;
+}
+
+const METADATA_PATHS = {
+  '/.well-known/oauth-authorization-server': 'server',
+  '/.well-known/openid-configuration': 'server',
+  '/.well-known/oauth-protected-resource': 'resource',
+  '/.well-known/oauth-protected-resource/mcp': 'resource',
+} as const;
+
+const PATHS: ReadonlySet<string> = new Set([
+  ...Object.keys(METADATA_PATHS),
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  '/assistants',
+  '/assistants/revoke',
+]);
+
+/**
+ * The authorization server of the MCP endpoint, and the connected assistants page: an Express app answering the
+ * paths in `handles`. Issuer is PUBLIC_URL; every endpoint sits at the origin's root (A3).
+ */
+export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gate: Gate; random: Random; options?: OAuthOptions }) {
+  const { store, clock, config } = ctx;
+  const { sessions, gate, random } = deps;
+  const addresses = oauthAddresses(config.publicUrl);
+  const documents = metadataDocuments(deps.options?.metadataDocuments);
+  const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents });
+  const oauth = new OAuth2Server({ model: oauthModel({ store: store.oauth, clock, random, clients, resource: addresses.resource }) });
+  const app = express();
+  app.disable('x-powered-by');
+
+  const documentsByKind = { server: authorizationServerMetadata(addresses), resource: protectedResourceMetadata(addresses) };
+  for (const [path, kind] of Object.entries(METADATA_PATHS)) {
+    app.use(path, openCors('GET'));
+    app.get(path, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json(documentsByKind[kind]);
+    });
+    app.all(path, onlyMethods('GET'));
+  }
+
+  app.use(['/authorize', '/assistants/revoke'], express.urlencoded({ extended: false, limit: '16kb' }));
+  authorizeRoutes(app, { oauth, clients, sessions, gate, addresses });
+  tokenRoutes(app, { oauth, clients, addresses });
+  registerRoutes(app, { store: store.oauth, clock, random });
+  revokeRoutes(app, { store: store.oauth, clients });
+  assistantsPage(app, { store: store.oauth, sessions, gate });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return res.end();
+    if (error instanceof ApiError) {
+      if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+      return oauthPage(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
+    }
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // The body parser refused the body (malformed or over its size cap).
+      if (req.path === '/token' || req.path === '/revoke') return sendOAuthError(res, 400, 'invalid_request', 'The body is malformed or too large.');
+      return oauthPage(res, 400, 'Not understood', 'The form was malformed or too large.');
+    }
+    console.error('Unexpected error in the OAuth routes:', error);
+    oauthPage(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
+  });
+
+  return {
+    app,
+    /** True for the paths this app answers. */
+    handles: (path: string) => PATHS.has(path),
+  };
+}

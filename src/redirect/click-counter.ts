@@ -1,0 +1,49 @@
+import { utcDate } from '../domain/days.js';
+import type { ClickStore } from '../store/ports.js';
+
+const FLUSH_MS = 1000;
+
+/**
+ * Counts clicks in memory (link → UTC day → count) and writes them in one transaction every second and at
+ * shutdown, so a redirect never waits on disk. A crash loses at most the last second of counts, which are
+ * estimates anyway.
+ */
+export class ClickCounter {
+  private pending = new Map<string, Map<string, number>>();
+  private readonly timer = setInterval(() => void this.flush(), FLUSH_MS);
+
+  constructor(private readonly clicks: ClickStore) {
+    this.timer.unref();
+  }
+
+  count(linkId: string, at: Date): void {
+    const day = utcDate(at);
+    let days = this.pending.get(linkId);
+    if (!days) this.pending.set(linkId, (days = new Map()));
+    days.set(day, (days.get(day) ?? 0) + 1);
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.clicks.add(batch);
+    } catch (error) {
+      // Busy past the timeout (the CLI holds a long write): put the counts back for the next round.
+      for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
+      console.error('Could not write click counts yet:', (error as Error).message);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private merge(linkId: string, day: string, n: number): void {
+    let days = this.pending.get(linkId);
+    if (!days) this.pending.set(linkId, (days = new Map()));
+    days.set(day, (days.get(day) ?? 0) + n);
+  }
+}

@@ -1,0 +1,28 @@
+import type { IncomingMessage } from 'node:http';
+import { isbot } from 'isbot';
+
+/**
+ * Whether a redirect counts as a click: a GET from a person's browser. Not counted: HEAD, prefetch and prerender
+ * requests, known bots, link-preview fetchers and link checkers (isbot's maintained list), and requests with no
+ * User-Agent at all (scripts and checkers).
+ */
+export function countsAsClick(req: IncomingMessage): boolean {
+  if (req.method !== 'GET') return false;
+  const purpose = `${req.headers['sec-purpose'] ?? ''} ${req.headers['purpose'] ?? ''} ${req.headers['x-purpose'] ?? ''} ${req.headers['x-moz'] ?? ''}`;
+  if (/prefetch|prerender|preview/i.test(purpose)) return false;
+  const agent = req.headers['user-agent'];
+  return agent !== undefined && agent !== '' && !botAgent(agent);
+}
+
+// isbot runs one large regular expression; the same few thousand User-Agent strings make most visits, so the
+// verdicts are remembered (a bounded map, emptied when full).
+const verdicts = new Map<string, boolean>();
+
+function botAgent(agent: string): boolean {
+  let bot = verdicts.get(agent);
+  if (bot === undefined) {
+    if (verdicts.size >= 10_000) verdicts.clear();
+    verdicts.set(agent, (bot = isbot(agent)));
+  }
+  return bot;
+}

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isReservedWord } from '../domain/link-name.js';
+import type { Store } from '../store/ports.js';
+import type { Clock } from '../tools/define-tool.js';
+import { ClickCounter } from './click-counter.js';
+import { countsAsClick } from './counted.js';
+import { disabledPage, flaggedPage, notFoundPage } from './pages.js';
+import { qrCode } from './qr.js';
+import { linkResolver } from './resolve.js';
+
+const SHORT_PATH = /^\/([A-Za-z0-9_-]{3,50})(\/qr)?$/;
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
+ * GET and HEAD `PUBLIC_URL/<code>`, `/<name>` and `/<code>/qr`, answered before Express: active links 302 at once,
+ * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Returns false for
+ * paths that are not short links, so the web app can answer them.
+ */
+export function redirects(deps: { store: Store; clock: Clock; publicUrl: string }) {
+  const resolve = linkResolver(deps.store);
+  const clicks = new ClickCounter(deps.store.clicks);
+
+  async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const match = SHORT_PATH.exec(path);
+    // The service's own pages (/app, /signin, ...) are reserved words, never names: they are the web app's.
+    if (!match || isReservedWord(match[1]!)) return false;
+    const link = await resolve(match[1]!);
+    if (match[2]) {
+      if (!link || link.code !== match[1]) return false;
+      return sendQr(req, res, link.code);
+    }
+    if (!link) return sendPage(res, 404, notFoundPage());
+    if (link.state === 'disabled') return sendPage(res, 410, disabledPage());
+    if (link.state === 'flagged') return sendPage(res, 200, flaggedPage(link.destination));
+    res.writeHead(302, { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url' });
+    res.end();
+    if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
+    return true;
+  }
+
+  async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<boolean> {
+    const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') === 'png' ? 'png' : 'svg';
+    const { type, body } = await qrCode(`${deps.publicUrl}/${code}`, format);
+    res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  return { handleRedirect, close: () => clicks.close() };
+}
+
+function sendPage(res: ServerResponse, status: number, html: string): boolean {
+  res.writeHead(status, PAGE_HEADERS);
+  res.end(html);
+  return true;
+}

@@ -1,0 +1,22 @@
+import { escapeHtml, page } from '../web/layout.js';
+
+/** The pages a visitor sees instead of a redirect. Small, escaped, no scripts. */
+export function flaggedPage(destination: string): string {
+  const shown = escapeHtml(destination);
+  return page(
+    'This link is under review',
+    `<h1>This link is under review</h1>
+     <p>People reported this short link, and the service is checking it. It leads to:</p>
+     <p><code>${shown}</code></p>
+     <p>Go on only if you trust that address.</p>
+     <p><a href="${shown}" rel="noopener noreferrer nofollow">Continue to ${shown}</a></p>`,
+  );
+}
+
+export function disabledPage(): string {
+  return page('Link disabled', '<h1>This link was disabled</h1><p>The service turned this short link off.</p>');
+}
+
+export function notFoundPage(): string {
+  return page('Not found', '<h1>Not found</h1><p>There is no short link at this address.</p>');
+}

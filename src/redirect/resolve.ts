@@ -1,0 +1,33 @@
+import { looksLikeCode } from '../domain/code.js';
+import type { LinkRecord, Store } from '../store/ports.js';
+import { LinkCache, type RedirectTarget } from './link-cache.js';
+
+const NAME_PATTERN = /^[a-z0-9_-]{3,50}$/;
+
+/**
+ * Finds the link behind `PUBLIC_URL/<key>`: a code (7 characters with an uppercase letter) or a short link name.
+ * Answers from the cache when it can; the cache forgets a key the moment its link changes, and forgets everything
+ * when another process wrote to the database.
+ */
+export function linkResolver(store: Store, maxEntries?: number) {
+  const cache = new LinkCache(maxEntries);
+  const otherWriters = store.watchOtherWriters();
+  store.links.onChange((keys) => cache.forget(keys));
+
+  return async function resolve(key: string): Promise<RedirectTarget | null> {
+    if (otherWriters()) cache.clear();
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    let record: LinkRecord | null = null;
+    if (looksLikeCode(key)) record = await store.links.findByCode(key);
+    else if (NAME_PATTERN.test(key)) record = await store.links.findByName(key);
+    else return null; // cannot be a link; not worth a cache entry
+    const target = record && toTarget(record);
+    cache.set(key, target);
+    return target;
+  };
+}
+
+function toTarget(link: LinkRecord): RedirectTarget {
+  return { id: link.id, code: link.code, state: link.state, destination: link.destination, location: new URL(link.destination).href };
+}

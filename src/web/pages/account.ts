@@ -1,0 +1,117 @@
+import type { Express, Request, Response } from 'express';
+import { hashPassword, verifyPassword } from '../../auth/password.js';
+import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
+import { SignInThrottle } from '../sign-in-throttle.js';
+import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
+import { alertBox, csrfField, textField, type FieldErrors } from '../views/forms.js';
+import { html } from '../views/html.js';
+
+const WRONG = 'The email or the password is wrong.';
+
+/** Sign up, sign in and sign out. */
+export function accountPages(app: Express, deps: PageDeps): void {
+  const { ctx, sessions } = deps;
+  const throttle = new SignInThrottle();
+  // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
+  let decoy: Promise<string> | undefined;
+  const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));
+
+  async function form(req: Request, res: Response, kind: 'signin' | 'signup', status: number, values: { email?: string; next?: string | null; errors?: FieldErrors; alert?: string }) {
+    const csrf = await sessions.formToken(req, res);
+    const errors = values.errors ?? {};
+    const signUp = kind === 'signup';
+    const next = values.next ? html`<input type="hidden" name="next" value="${values.next}">` : html``;
+    const other = signUp
+      ? html`<p>Have an account? <a href="/signin${values.next ? `?next=${encodeURIComponent(values.next)}` : ''}">Sign in</a>.</p>`
+      : html`<p>New here? <a href="/signup${values.next ? `?next=${encodeURIComponent(values.next)}` : ''}">Make an account</a>.</p>`;
+    render(
+      res,
+      status,
+      signUp ? 'Sign up' : 'Sign in',
+      html`<h1>${signUp ? 'Make an account' : 'Sign in'}</h1>
+${alertBox(values.alert)}
+<form method="post" action="/${kind}" class="card" novalidate>
+${csrfField(csrf)}${next}
+${textField({ name: 'email', label: 'Email', type: 'email', value: values.email ?? '', error: errors.email, required: true, autocomplete: 'email', maxlength: 254 })}
+${textField({
+  name: 'password',
+  label: 'Password',
+  type: 'password',
+  error: errors.password,
+  required: true,
+  autocomplete: signUp ? 'new-password' : 'current-password',
+  ...(signUp ? { hint: `At least ${MIN_PASSWORD} characters.` } : {}),
+})}
+<button type="submit">${signUp ? 'Sign up' : 'Sign in'}</button>
+</form>
+${other}`,
+      'account',
+    );
+  }
+
+  app.get('/signup', async (req, res) => form(req, res, 'signup', 200, { next: safeNext(queryText(req, 'next')) }));
+
+  app.post('/signup', async (req, res) => {
+    await sessions.checkForm(req, res);
+    const rawEmail = text(req, 'email');
+    const password = text(req, 'password');
+    const next = safeNext(text(req, 'next'));
+    const email = emailOrNull(rawEmail);
+    const errors: FieldErrors = {};
+    if (email === null) errors.email = 'Enter an email address, like name@example.com.';
+    if (!passwordFits(password)) errors.password = `Choose a password of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`;
+    if (email === null || errors.password) return form(req, res, 'signup', 400, { email: rawEmail, next, errors });
+
+    const taken = { email: 'An account with this email already exists: sign in instead.' };
+    if (await ctx.store.people.findByEmail(email)) return form(req, res, 'signup', 409, { email, next, errors: taken });
+    let personId: string;
+    try {
+      const passwordHash = await hashPassword(password);
+      personId = (await ctx.store.people.add({ email, passwordHash, agreedTerms: false }, ctx.clock.now())).id;
+    } catch (error) {
+      // Someone took the email between the check and the insert.
+      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      return form(req, res, 'signup', 409, { email, next, errors: taken });
+    }
+    await sessions.signIn(res, personId);
+    res.redirect(303, next ? `/welcome?next=${encodeURIComponent(next)}` : '/welcome');
+  });
+
+  app.get('/signin', async (req, res) => {
+    const next = safeNext(queryText(req, 'next'));
+    if (await sessions.signedIn(req, res)) return res.redirect(303, next ?? '/app');
+    return form(req, res, 'signin', 200, { next });
+  });
+
+  app.post('/signin', async (req, res) => {
+    await sessions.checkForm(req, res);
+    const rawEmail = text(req, 'email');
+    const password = text(req, 'password');
+    const next = safeNext(text(req, 'next'));
+    const email = emailOrNull(rawEmail) ?? rawEmail.trim().toLowerCase().slice(0, 254);
+    const keys = [`email:${email}`, `address:${req.socket.remoteAddress ?? 'unknown'}`];
+    const nowMs = () => ctx.clock.now().getTime();
+
+    const wait = throttle.waitSeconds(keys, nowMs());
+    if (wait > 0) {
+      res.set('Retry-After', String(wait));
+      const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
+      return form(req, res, 'signin', 429, { email: rawEmail, next, alert });
+    }
+    const found = password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
+    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), found?.passwordHash ?? (await decoyHash()));
+    if (!found || found.passwordHash === null || !ok) {
+      throttle.failed(keys, nowMs());
+      return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
+    }
+    throttle.succeeded(keys[0]!);
+    await sessions.signIn(res, found.person.id);
+    res.redirect(303, next ?? (found.person.agreedTermsAt === null ? '/welcome' : '/app'));
+  });
+
+  app.post('/signout', async (req, res) => {
+    await sessions.checkForm(req, res);
+    await sessions.signOut(req, res);
+    res.redirect(303, '/');
+  });
+}
