@@ -58,7 +58,7 @@ describe('the web app in a browser', () => {
       expect((await call(server, 'listTeams', {}, token)).status).toBe(403);
 
       await page.getByRole('navigation').getByRole('link', { name: 'App' }).click();
-      await page.getByRole('link', { name: `${server.url}/${made.body.code}` }).waitFor({ state: 'visible' });
+      await page.getByRole('link', { name: `${server.url}/${made.body.code}`, exact: true }).waitFor({ state: 'visible' });
       await page.setViewportSize({ width: 1100, height: 900 });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
 

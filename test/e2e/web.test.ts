@@ -407,6 +407,8 @@ describe('dashboard', () => {
     expect(app.body).toContain(`Made <a href="${server.url}/${code}">${server.url}/${code}</a>`);
     expect(app.body).toContain(`${server.url}/web-made`);
     expect(app.body).toContain('from the web');
+    expect(app.body).toContain(`<img src="/${code}/qr" width="64" height="64" alt="QR code for ${server.url}/${code}">`);
+    expect(app.body).toContain(`href="/${code}/qr?format=png"`);
 
     const insecure = await submit(jar, '/app', '/app/links', { team, destination: 'http://example.com/' });
     expect(insecure.status).toBe(400);

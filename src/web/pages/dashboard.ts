@@ -83,7 +83,8 @@ ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', 
     const rows = links.map((link) => {
       const short = `${publicUrl}/${link.code}`;
       const named = link.name ? html`<br><a href="${publicUrl}/${link.name}">${publicUrl}/${link.name}</a>` : html``;
-      return html`<tr><td><a href="${short}">${short}</a>${named}</td><td class="wrap">${link.destination}</td>
+      const qr = html`<br><a href="/${link.code}/qr?format=png" download="${link.code}-qr.png"><img src="/${link.code}/qr" width="64" height="64" alt="QR code for ${short}"></a>`;
+      return html`<tr><td><a href="${short}">${short}</a>${named}${qr}</td><td class="wrap">${link.destination}</td>
 <td class="note">${link.note ?? ''}</td><td>${link.state}</td><td>${when(link.createdAt, { dayOnly: true })}</td>
 <td>${buttonForm({ action: '/app/links/delete', csrf, label: 'Delete', className: 'danger', hidden: { code: link.code }, ariaLabel: `Delete ${short}` })}</td></tr>`;
     });
