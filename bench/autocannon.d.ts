@@ -21,6 +21,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: Request[];
     warmup?: { connections?: number; duration?: number };
+    /** Stop after this many requests in all instead of after `duration`. */
+    amount?: number;
   }
 
   export interface Histogram {
@@ -40,8 +42,17 @@ declare module 'autocannon' {
     throughput: Histogram;
     errors: number;
     timeouts: number;
+    /** Every answer that is not 2xx: 1xx, 3xx, 4xx and 5xx together. */
     non2xx: number;
+    '1xx': number;
     '2xx': number;
+    '3xx': number;
+    '4xx': number;
+    '5xx': number;
+    /** Answers by exact status code. */
+    statusCodeStats: Record<string, { count: number }>;
+    /** With a warm-up: its own result. */
+    warmup?: Result;
     duration: number;
   }
 

@@ -1,4 +1,4 @@
-import autocannon, { type Request } from 'autocannon';
+import autocannon, { type Request, type Result } from 'autocannon';
 import { Agent, request } from 'node:http';
 
 export interface LoadOptions {
@@ -126,4 +126,86 @@ export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 /** Lets the process exit: drops the kept-alive connection. */
 export function closeClients(): void {
   agent.destroy();
+}
+
+export interface GetLoadOptions {
+  url: string;
+  /** One path for every request, or a function drawing the path of each request. */
+  path: string | (() => string);
+  headers: Record<string, string>;
+  connections?: number;
+  seconds?: number;
+  warmupSeconds?: number;
+  /** Send this many requests in all (no warm-up) instead of running for `seconds`. */
+  amount?: number;
+}
+
+export interface GetLoadResult extends LoadResult {
+  /** Answers by status code class, and by exact code (e.g. { 302: 80000 }). */
+  byClass: { '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number };
+  byStatus: Record<string, number>;
+  /** Completed answers in the measured seconds. */
+  total: number;
+  /** Completed answers in the warm-up. */
+  warmupTotal: number;
+}
+
+/**
+ * autocannon GET (no body) under load: `connections` at pipelining 1 for `seconds` after a warm-up. autocannon's
+ * `non2xx` counts 3xx too, so the result keeps every class apart; latencies are of every answer.
+ */
+export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
+  const { url, path, headers, connections = 50, seconds = 8, warmupSeconds = 2, amount } = options;
+  const base: Request = { method: 'GET', path: typeof path === 'string' ? path : path(), headers };
+  const requests: Request[] =
+    typeof path === 'string'
+      ? [base]
+      : // autocannon hands setupRequest a fresh copy of the request each time: setting its path is enough.
+        [{ ...base, setupRequest: (req) => Object.assign(req, { path: path() }) }];
+  const result = await autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    requests,
+    ...(amount ? { amount } : { warmup: { connections, duration: warmupSeconds } }),
+  });
+  const count = (stats: Result['statusCodeStats'] | undefined) =>
+    Object.values(stats ?? {}).reduce((sum, { count: n }) => sum + n, 0);
+  const byClass = { '1xx': result['1xx'], '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] };
+  const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+  return {
+    rps: result.requests.average,
+    rpsMin: result.requests.min,
+    rpsMax: result.requests.max,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'] + result['3xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    byClass,
+    byStatus,
+    total: count(result.statusCodeStats),
+    warmupTotal: count(result.warmup?.statusCodeStats),
+  };
+}
+
+/** One GET, to check what a server answers (status and headers) before loading it. */
+export function getOnce(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method: 'GET', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
 }

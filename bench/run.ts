@@ -1,15 +1,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeClients, int, load, ms, once, pct, sequential, type LoadResult } from './measure.js';
+import { closeClients, getOnce, int, load, loadGet, ms, once, pct, sequential, type GetLoadResult, type LoadResult } from './measure.js';
+import type { ManySeeded } from './seed-many.js';
 import { SEARCH_TERMS } from './seed.js';
 import type { Ready } from './servers/child.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
- * BENCH_ONLY=getLink,createLink,listLinks picks sections; BENCH_CPU_PROF=<dir> profiles every server child
- * (one file each, written when it stops; read them with bench/profile-top.ts). Prints figures and targets; asserts nothing.
+ * BENCH_ONLY=getLink,createLink,listLinks,redirect picks sections; BENCH_CPU_PROF=<dir> profiles every server child
+ * (one file each, written when it stops; for redirect, ours is profiled during each load only, one file per load;
+ * read them with bench/profile-top.ts). Prints figures and targets; asserts nothing.
+ * redirect: BENCH_REDIRECT_LINKS (1,000,000), BENCH_REDIRECT_CODES (10,000 sampled codes), BENCH_REDIRECT_WIDE
+ * (200,000 codes for a run wider than the 100,000-entry cache; 0 skips it), BENCH_REDIRECT_RUNS (codes,hot,wide),
+ * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const SEARCH_LINKS = Number(process.env.BENCH_SEARCH_LINKS ?? 100_000);
 
@@ -17,14 +25,22 @@ let startedCount = 0;
 let section = '';
 
 interface Started {
-  ready: Ready & { token?: string; team?: string; code?: string; seedMs?: number };
+  ready: Ready & { token?: string; team?: string; code?: string; seedMs?: number; many?: ManySeeded & { codesFile: string } };
+  pid: number;
+  /** With profileOnRequest: a CPU profile of `fn` alone, written to BENCH_CPU_PROF/<prefix>-<label>.cpuprofile. */
+  profiled<T>(label: string, fn: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
-async function start(name: 'ours' | 'bare-node' | 'bare-express', env: Record<string, string> = {}): Promise<Started> {
+type ServerName = 'ours' | 'bare-node' | 'bare-express' | 'bare-redirect';
+
+async function start(name: ServerName, env: Record<string, string> = {}, options: { profileOnRequest?: boolean } = {}): Promise<Started> {
   const script = fileURLToPath(new URL(`./servers/${name}.js`, import.meta.url));
-  const profileName = `${String(++startedCount).padStart(2, '0')}-${section}-${name}.cpuprofile`;
-  const execArgv = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${profileName}`] : [];
+  const prefix = `${String(++startedCount).padStart(2, '0')}-${section}-${name}`;
+  const profileName = `${prefix}.cpuprofile`;
+  const onRequest = Boolean(cpuProfDir && options.profileOnRequest);
+  if (onRequest) env = { ...env, BENCH_PROFILE_ON_REQUEST: '1' };
+  const execArgv = cpuProfDir && !onRequest ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${profileName}`] : [];
   const child: ChildProcess = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: 'inherit' });
   const ready = await new Promise<Started['ready']>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Started['ready']));
@@ -32,6 +48,26 @@ async function start(name: 'ours' | 'bare-node' | 'bare-express', env: Record<st
   });
   return {
     ready,
+    pid: child.pid!,
+    async profiled(label, fn) {
+      if (!onRequest) return fn();
+      child.send({ type: 'profile-start' });
+      try {
+        return await fn();
+      } finally {
+        const file = join(cpuProfDir!, `${prefix}-${label}.cpuprofile`);
+        const written = new Promise<void>((resolve) => {
+          const listen = (message: { type?: string; file?: string }) => {
+            if (message?.type !== 'profile-written' || message.file !== file) return;
+            child.off('message', listen);
+            resolve();
+          };
+          child.on('message', listen);
+        });
+        child.send({ type: 'profile-stop', file });
+        await written;
+      }
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -50,7 +86,7 @@ const auth = (token: string | undefined): Record<string, string> => (token ? { a
 /** Starts a server, checks one answer, loads it, stops it. */
 async function loadServer(
   label: string,
-  name: 'ours' | 'bare-node' | 'bare-express',
+  name: ServerName,
   path: string,
   body: (ready: Started['ready']) => string | (() => string),
 ): Promise<LoadResult> {
@@ -123,6 +159,179 @@ if (only.has('listLinks')) {
   } finally {
     await server.stop();
   }
+}
+
+if (only.has('redirect')) {
+  section = 'redirect';
+  const links = Number(process.env.BENCH_REDIRECT_LINKS ?? 1_000_000);
+  const sampleSize = Number(process.env.BENCH_REDIRECT_CODES ?? 10_000);
+  const wideSize = Number(process.env.BENCH_REDIRECT_WIDE ?? 200_000);
+  const CACHE_ENTRIES = 100_000; // src/redirect/link-cache.ts
+  const runs = new Set((process.env.BENCH_REDIRECT_RUNS ?? 'codes,hot,wide,hot-full').split(','));
+  if (wideSize <= CACHE_ENTRIES) {
+    runs.delete('wide');
+    runs.delete('hot-full');
+  }
+  // A browser's User-Agent, so every redirect counts a click: the realistic path.
+  const headers = {
+    'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-language': 'en-US,en;q=0.9',
+  };
+  const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+  const load1 = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+  /** RSS and its high-water mark, from /proc (Linux). */
+  const memory = (pid: number) => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+  };
+  /** User + system CPU time of a process so far, in microseconds (from /proc, 100 ticks a second). */
+  const cpuMicros = (pid: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  };
+  type Measured = GetLoadResult & { rss: number; cpuPerRequest: number };
+  /** Loads a server; the CPU it spent, over every answer it gave (warm-up and run), is its cost per request. */
+  const measure = async (server: Started, key: string, path: string | (() => string)): Promise<Measured> => {
+    let cpu = 0;
+    const r = await server.profiled(key, async () => {
+      const before = cpuMicros(server.pid);
+      const result = await loadGet({ url: server.ready.url, path, headers });
+      cpu = cpuMicros(server.pid) - before;
+      return result;
+    });
+    return { ...r, rss: memory(server.pid).rss, cpuPerRequest: cpu / (r.total + r.warmupTotal) };
+  };
+  const line = (label: string, r: Measured) => {
+    const statuses = Object.entries(r.byStatus).map(([code, n]) => `${int(n)} × ${code}`).join(', ');
+    const spread = `(per second ${int(r.rpsMin)}–${int(r.rpsMax)})`;
+    console.log(
+      `  ${label.padEnd(34)} ${int(r.rps).padStart(7)} req/s ${spread.padEnd(26)} p50 ${r.p50} ms  p99 ${String(r.p99).padStart(2)} ms  ` +
+        `${statuses}; non-3xx ${int(r.total - r.byClass['3xx'])}, errors ${int(r.errors)}  ` +
+        `server CPU ${r.cpuPerRequest.toFixed(0)} µs/req  RSS ${mb(r.rss)}`,
+    );
+  };
+  const drawFrom = (codes: string[]) => () => `/${codes[Math.floor(Math.random() * codes.length)]}`;
+
+  console.log(
+    `\nredirect GET /<code> (50 connections, pipelining 1, 2 s warm-up + 8 s each, GET with a browser User-Agent so clicks are counted; ` +
+      `302 is the expected answer; server CPU = the child's user+system time over every answer incl. warm-up; MB = 10^6 bytes)` +
+      `\n  load average ${load1()} on ${availableParallelism()} CPUs (autocannon runs in this process, on the same CPUs)`,
+  );
+  const ours = await start(
+    'ours',
+    {
+      SEED_REDIRECT_LINKS: String(links),
+      SEED_REDIRECT_SAMPLE: String(Math.max(sampleSize, runs.has('wide') || runs.has('hot-full') ? wideSize : 0)),
+    },
+    { profileOnRequest: true },
+  );
+  const results: Record<string, Measured> = {};
+  let sample: string[] = [];
+  let wideCount = 0;
+  let peak = 0;
+  let clicks = NaN;
+  let rssBefore = NaN;
+  let fillAnswered = 0;
+  try {
+    const many = ours.ready.many!;
+    const index = {
+      bulk: 'filled after the rows, one INSERT … SELECT each, the statements of the triggers and migration 4 (the two insert triggers were dropped for the seed and made again from the SQL SQLite held for them)',
+      triggers: "filled row by row by the migrations' triggers",
+      none: 'LEFT WITHOUT the seeded rows (the redirect reads links only through the unique index on code, never the search indexes)',
+    }[many.mode];
+    console.log(
+      `  seeded ${int(many.links)} links (links table now ${int(many.linksInTable)} rows, + codes, names, link_events) in one transaction ` +
+        `on a second connection, in a separate process: ${(many.totalMs / 1000).toFixed(1)} s (rows ${(many.rowsMs / 1000).toFixed(1)} s, ` +
+        `search indexes ${(many.indexMs / 1000).toFixed(1)} s, checkpoint ${(many.checkpointMs / 1000).toFixed(1)} s)`,
+    );
+    console.log(
+      `  search indexes: ${index}; a term only one seeded row holds finds ${many.searchCheck.links_search} row in links_search, ` +
+        `${many.searchCheck.links_search_short} in links_search_short`,
+    );
+    console.log(`  indexes on links: ${many.linkIndexes.join(', ')}; a read by code: ${many.codePlan}`);
+    const codes = readFileSync(many.codesFile, 'utf8').split('\n').filter(Boolean);
+    sample = codes.slice(0, sampleSize);
+    wideCount = codes.length;
+    const hot = sample[0]!;
+    const check = await getOnce(ours.ready.url, `/${hot}`, headers);
+    if (check.status !== 302) throw new Error(`redirect: /${hot} answered ${check.status}: ${check.body.slice(0, 200)}`);
+    rssBefore = memory(ours.pid).rss;
+    console.log(
+      `  check: /${hot} → ${check.status} Location ${String(check.headers.location)}, Cache-Control ${String(check.headers['cache-control'])}; ` +
+        `ours RSS before any load ${mb(rssBefore)}`,
+    );
+    const run = async (key: string, label: string, path: string | (() => string)) => {
+      const r = await measure(ours, key, path);
+      peak = Math.max(peak, memory(ours.pid).peak);
+      results[key] = r;
+      line(label, r);
+    };
+    if (runs.has('codes')) await run('codes', `ours, ${int(sample.length)} sampled codes`, drawFrom(sample));
+    if (runs.has('hot')) await run('hot', 'ours, one hot code', `/${hot}`);
+    if (runs.has('wide')) await run('wide', `ours, ${int(codes.length)} codes (> cache)`, drawFrom(codes));
+    if (runs.has('hot-full')) {
+      // Every code once, in order, until the LRU cache holds its 100,000 entries; then the one hot code again.
+      const fill = Math.min(codes.length, CACHE_ENTRIES + 20_000);
+      let next = 0;
+      const filled = await loadGet({ url: ours.ready.url, path: () => `/${codes[next++ % fill]}`, headers, amount: fill });
+      fillAnswered = filled.byClass['3xx'];
+      console.log(`  (cache filled: ${int(filled.total)} requests, ${int(fill)} distinct codes, in order)`);
+      await run('hot-full', 'ours, one hot code, cache full', `/${hot}`);
+    }
+    console.log(`  ours peak RSS (VmHWM) ${mb(peak)}; load average ${load1()}`);
+    // The clicks reached the database: the counter flushes every second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(join(many.codesFile, '..', 'bench.db'), { readonly: true, fileMustExist: true });
+    clicks = db.prepare('SELECT coalesce(sum(count), 0) FROM clicks').pluck().get() as number;
+    db.close();
+    const answered = Object.values(results).reduce((sum, r) => sum + r.byClass['3xx'] + r.warmupTotal, 0) + fillAnswered + 1;
+    console.log(
+      `  clicks in the database: ${int(clicks)}; autocannon saw ${int(answered)} redirects (the loads, their warm-ups, the cache fill and the check), ` +
+        `not counting those in flight when each load cut its 50 connections`,
+    );
+  } finally {
+    await ours.stop();
+  }
+
+  const bare = await start('bare-redirect');
+  const bareResults: Record<string, Measured> = {};
+  try {
+    const check = await getOnce(bare.ready.url, `/${sample[0] ?? 'AbCdEf1'}`, headers);
+    if (check.status !== 302) throw new Error(`bare-redirect answered ${check.status}`);
+    bareResults.codes = await measure(bare, 'codes', drawFrom(sample));
+    line(`bare, ${int(sample.length)} sampled codes`, bareResults.codes);
+    if (runs.has('hot') || runs.has('hot-full')) {
+      bareResults.hot = await measure(bare, 'hot', `/${sample[0]}`);
+      line('bare, one path', bareResults.hot);
+    }
+  } finally {
+    await bare.stop();
+  }
+
+  const fmt = (r: GetLoadResult | undefined) => (r ? int(r.rps) : '—');
+  const ratio = (a: GetLoadResult | undefined, b: GetLoadResult | undefined) => (a && b ? pct(a.rps, b.rps) : '—');
+  const cpuRatio = (a: Measured | undefined, b: Measured | undefined) =>
+    a && b ? pct(b.cpuPerRequest, a.cpuPerRequest) : '—';
+  const { codes: codesRun, hot: hotRun, wide: wideRun } = results;
+  const hotFull = results['hot-full'];
+  const rssEnd = Math.max(...Object.values(results).map((r) => r.rss));
+  summary.push(
+    `redirect   ours ${fmt(codesRun)} req/s p99 ${codesRun?.p99 ?? '—'} ms (${int(sample.length / 1000)}k codes) | ` +
+      `hot code ${fmt(hotRun)} | bare ${fmt(bareResults.codes)} | ours/bare ${ratio(codesRun, bareResults.codes)} (target ≥80%) | ` +
+      `RSS ${mb(codesRun?.rss ?? NaN)} (target <300 MB) | ${int(links)} links`,
+    `           hot code p99 ${hotRun?.p99 ?? '—'} ms, ours/bare (same path) ${ratio(hotRun, bareResults.hot)} | ` +
+      (wideRun ? `${int(wideCount / 1000)}k codes (> 100k cache) ${fmt(wideRun)} p99 ${wideRun.p99} ms | ` : '') +
+      (hotFull ? `hot code with the cache full ${fmt(hotFull)} p99 ${hotFull.p99} ms | ` : '') +
+      `RSS before load ${mb(rssBefore)}, at the end ${mb(rssEnd)}, peak ${mb(peak)} | clicks stored ${int(clicks)}`,
+    `           server CPU per request: ours ${codesRun?.cpuPerRequest.toFixed(0) ?? '—'} µs (${int(sample.length / 1000)}k codes), ` +
+      `${hotRun?.cpuPerRequest.toFixed(0) ?? '—'} (hot), ${wideRun?.cpuPerRequest.toFixed(0) ?? '—'} (wide), ` +
+      `${hotFull?.cpuPerRequest.toFixed(0) ?? '—'} (hot, cache full) | bare ${bareResults.codes?.cpuPerRequest.toFixed(0) ?? '—'} µs | ` +
+      `bare/ours ${cpuRatio(codesRun, bareResults.codes)} (${int(sample.length / 1000)}k codes), ${cpuRatio(hotRun, bareResults.hot)} (hot), ` +
+      `${cpuRatio(hotFull, bareResults.hot)} (hot, cache full): the throughput ratio if the server, not autocannon, were the limit`,
+  );
 }
 
 closeClients();

@@ -53,11 +53,11 @@ export function createSampleLink(store: Store, actor: Actor, now: Date): Promise
   );
 }
 
-const DOMAINS = [
+export const DOMAINS = [
   'example.com', 'docs.github.com', 'en.wikipedia.org', 'news.ycombinator.com', 'shop.acme.io', 'blog.vercel.app',
   'developer.mozilla.org', 'www.nytimes.com', 'medium.com', 'stackoverflow.com', 'www.bbc.co.uk', 'arxiv.org',
 ];
-const WORDS = [
+export const WORDS = [
   'report', 'meeting', 'launch', 'pricing', 'roadmap', 'hiring', 'budget', 'design', 'release', 'notes', 'invoice',
   'summary', 'research', 'guide', 'tutorial', 'review', 'campaign', 'survey', 'onboarding', 'policy', 'docs',
   'metrics', 'retro', 'offsite', 'demo', 'video', 'podcast', 'newsletter', 'signup', 'careers',
@@ -74,7 +74,7 @@ export const SEARCH_TERMS: Array<{ label: string; q: string }> = [
 ];
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same text. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

@@ -1,15 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { ManySeeded } from '../seed-many.js';
 import { createSampleLink, seedActor, seedLinks } from '../seed.js';
-import { announce } from './child.js';
+import { announce, profileOnRequest } from './child.js';
 
 /**
  * Our server on a fresh SQLite file in a temp folder: a person, team and token, limits raised, one link to read;
- * with `SEED_LINKS=n`, n more links in the team first (for listLinks).
+ * with `SEED_LINKS=n`, n more links in the team first (for listLinks); with `SEED_REDIRECT_LINKS=n`, n more links
+ * written by a separate process (bench/seed-many.ts, so the seed's memory never counts in this process's RSS),
+ * which leaves a random sample of `SEED_REDIRECT_SAMPLE` of their codes in a file named in the ready message
+ * (`SEED_REDIRECT_SEARCH_INDEX`: bulk, triggers or none; see seed-many.ts). With `BENCH_PROFILE_ON_REQUEST=1`, CPU
+ * profiles of the stretches the parent asks for.
  */
 const dir = mkdtempSync(join(tmpdir(), 'shortlinks-bench-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://127.0.0.1', DATABASE_PATH: join(dir, 'bench.db') });
@@ -20,12 +27,35 @@ const seedCount = Number(process.env.SEED_LINKS ?? 0);
 const seedStarted = performance.now();
 if (seedCount > 0) seedLinks(config.databasePath, actor, seedCount);
 const seedMs = performance.now() - seedStarted;
+
+const manyCount = Number(process.env.SEED_REDIRECT_LINKS ?? 0);
+let many: (ManySeeded & { codesFile: string }) | undefined;
+if (manyCount > 0) {
+  const codesFile = join(dir, 'codes.txt');
+  const resultFile = join(dir, 'seed.json');
+  const seeder = spawnSync(process.execPath, [fileURLToPath(new URL('../seed-many.js', import.meta.url))], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      SEED_DB: config.databasePath,
+      SEED_TEAM: actor.teamId,
+      SEED_COUNT: String(manyCount),
+      SEED_MODE: process.env.SEED_REDIRECT_SEARCH_INDEX ?? 'bulk',
+      SEED_SAMPLE: process.env.SEED_REDIRECT_SAMPLE ?? '10000',
+      SEED_CODES: codesFile,
+      SEED_RESULT: resultFile,
+    },
+  });
+  if (seeder.status !== 0) throw new Error(`seed-many exited with ${seeder.status ?? seeder.signal}`);
+  many = { ...(JSON.parse(readFileSync(resultFile, 'utf8')) as ManySeeded), codesFile };
+}
 const link = await createSampleLink(store, actor, new Date());
 
+if (process.env.BENCH_PROFILE_ON_REQUEST) await profileOnRequest();
 const app = createApp(config, { store });
 const { port } = await app.listen();
 announce(
-  { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs },
+  { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs, many },
   async () => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

@@ -17,10 +17,19 @@ export class ClickCounter {
   }
 
   count(linkId: string, at: Date): void {
-    const day = utcDate(at);
+    const day = this.dayOf(at);
     let days = this.pending.get(linkId);
     if (!days) this.pending.set(linkId, (days = new Map()));
     days.set(day, (days.get(day) ?? 0) + 1);
+  }
+
+  private lastDay: { index: number; text: string } = { index: -1, text: '' };
+
+  /** The UTC date of `at`, formatted once per day rather than once per click. */
+  private dayOf(at: Date): string {
+    const index = Math.floor(at.getTime() / 86_400_000);
+    if (index !== this.lastDay.index) this.lastDay = { index, text: utcDate(at) };
+    return this.lastDay.text;
   }
 
   async flush(): Promise<void> {

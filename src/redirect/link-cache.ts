@@ -10,28 +10,37 @@ export interface RedirectTarget {
   location: string;
 }
 
+interface Entry {
+  target: RedirectTarget | null;
+  /** Read since it last came up for eviction (the "second chance" of the CLOCK algorithm). */
+  used: boolean;
+}
+
 /**
- * Code or name → link, for redirects: a bounded LRU cache (unknown keys cached too, so a flood of made-up
- * addresses cannot reach the database). It is kept exact: the store reports every change of a link by its keys,
- * and a change by another process (the operator CLI) empties it.
+ * Code or name → link, for redirects: a bounded cache (unknown keys cached too, so a flood of made-up addresses
+ * cannot reach the database). It is kept exact: the store reports every change of a link by its keys, and a
+ * change by another process (the operator CLI) empties it.
+ *
+ * Eviction is second-chance (CLOCK) rather than strict LRU: a hit only sets a flag. Moving a hit to the end of
+ * the Map on every read made one hot key slower the fuller the cache was (V8 keeps deleted entries in the hash
+ * chain until it rehashes): 170 µs a read at 100,000 entries.
  */
 export class LinkCache {
-  private readonly entries = new Map<string, RedirectTarget | null>();
+  private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly maxEntries = 100_000) {}
 
   get(key: string): RedirectTarget | null | undefined {
-    const found = this.entries.get(key);
-    if (found === undefined) return undefined;
-    // Map keeps insertion order: moving a hit to the end makes the first entry the least recently used.
-    this.entries.delete(key);
-    this.entries.set(key, found);
-    return found;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.target;
   }
 
   set(key: string, target: RedirectTarget | null): void {
-    this.entries.set(key, target);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    // A new entry starts with its second chance, so it is not the first to go when everything else was read.
+    this.entries.set(key, { target, used: true });
+    while (this.entries.size > this.maxEntries) this.evictOne();
   }
 
   forget(keys: Iterable<string>): void {
@@ -44,5 +53,15 @@ export class LinkCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The oldest entry goes, unless it was read since: then it moves to the back once, and the next is tried. */
+  private evictOne(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
+      if (!entry.used) return;
+      entry.used = false;
+      this.entries.set(key, entry);
+    }
   }
 }

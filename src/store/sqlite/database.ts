@@ -36,7 +36,7 @@ function migrate(db: Db): void {
 
 /**
  * Tells whether another connection (the operator CLI) committed since the last call, so caches of operator data
- * (limits, blocklist, links' states) can be dropped on the next request. A pragma read costs about a microsecond.
+ * (limits, blocklist, links' states) can be dropped on the next request. A pragma read costs a few microseconds.
  */
 export function changeWatcher(db: Db): () => boolean {
   const read = db.prepare('PRAGMA data_version').pluck();
