@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { CallBudget } from './auth/call-budget.js';
 import { createGate } from './auth/gate.js';
+import { clientAddressOf } from './client-address.js';
 import type { Config } from './config.js';
 import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
 import { Cursors } from './domain/cursor.js';
@@ -52,10 +53,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       networkChecks: options.networkChecks ?? [],
     }),
   };
-  const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl });
+  const clientAddress = clientAddressOf(new Set(config.trustedProxies));
+  const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate);
-  const visits = redirects({ store, clock, publicUrl: config.publicUrl });
+  const visits = redirects({ store, clock, publicUrl: config.publicUrl, gate });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const pages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, options: options.oauth });

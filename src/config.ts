@@ -11,6 +11,7 @@ const envSchema = z.object({
     .transform((url) => url.replace(/\/+$/, '')),
   DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
   ALLOWED_ORIGINS: z.string().optional(),
+  TRUST_PROXY: z.string().optional(),
 });
 
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   databasePath: string;
   /** Browser origins allowed to call /mcp besides PUBLIC_URL's own (an MCP Inspector, say). */
   allowedOrigins: string[];
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
 }
 
 function list(value: string | undefined): string[] {
@@ -44,5 +47,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     databasePath: e.DATABASE_PATH,
     allowedOrigins: list(e.ALLOWED_ORIGINS),
+    trustedProxies: list(e.TRUST_PROXY),
   });
 }

@@ -6,6 +6,7 @@ import { callerOfAccessToken, isAccessToken, type OAuthAccess } from '../oauth/a
 import { oauthAddresses } from '../oauth/settings.js';
 import { rateLimitHeaders, type CallBudget } from './call-budget.js';
 import { bearerOf, callerOfToken } from './personal-token.js';
+import type { ClientAddress } from '../client-address.js';
 
 /**
  * The door every API and MCP request passes: it finds who is calling, takes one call from their budget (the
@@ -23,6 +24,10 @@ export interface Gate {
   admitMcp(req: IncomingMessage, res: ServerResponse): Promise<() => McpCaller>;
   /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
   count(res: ServerResponse, personId: string): void;
+  /** Takes one call from the client address's budget (costly pages nobody signs in for, like QR codes). */
+  countAddress(req: IncomingMessage, res: ServerResponse): void;
+  /** The client's address (behind trusted proxies, from X-Forwarded-For), for per-address limits. */
+  address(req: IncomingMessage): string;
 }
 
 export interface McpCaller {
@@ -30,8 +35,14 @@ export interface McpCaller {
   oauth: OAuthAccess | null;
 }
 
-export function createGate(deps: { store: Store; budget: CallBudget; clock: Clock; publicUrl: string }): Gate {
-  const { store, budget, clock, publicUrl } = deps;
+export function createGate(deps: {
+  store: Store;
+  budget: CallBudget;
+  clock: Clock;
+  publicUrl: string;
+  clientAddress: ClientAddress;
+}): Gate {
+  const { store, budget, clock, publicUrl, clientAddress } = deps;
 
   /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
   function take(res: ServerResponse, key: string, now: Date): void {
@@ -60,7 +71,7 @@ export function createGate(deps: { store: Store; budget: CallBudget; clock: Cloc
     } catch (error) {
       refusal = error;
     }
-    take(res, found ? `person:${found.caller.personId}` : `address:${req.socket.remoteAddress ?? 'unknown'}`, now);
+    take(res, found ? `person:${found.caller.personId}` : `address:${clientAddress(req)}`, now);
     return () => {
       if (found) return found;
       throw toApiError(refusal);
@@ -87,5 +98,9 @@ export function createGate(deps: { store: Store; budget: CallBudget; clock: Cloc
     count(res, personId) {
       take(res, `person:${personId}`, clock.now());
     },
+    countAddress(req, res) {
+      take(res, `address:${clientAddress(req)}`, clock.now());
+    },
+    address: clientAddress,
   };
 }

@@ -4,8 +4,14 @@ import type { OAuthStore } from '../store/ports.js';
 import { escapeHtml, page } from '../web/layout.js';
 import type { SignedIn, WebSessions } from '../web/session.js';
 import { nav } from '../web/views/nav.js';
-import { clientLabel } from './consent-page.js';
+import { clientLabel, PAGE_HEADERS, selfChosenName } from './consent-page.js';
 import { redirectHostOf } from './redirect-uris.js';
+
+/** A metadata document client's self-chosen name, beside its host, marked unverified. */
+function claimOf(grant: { clientId: string; clientName: string | null }): string {
+  const claim = selfChosenName({ id: grant.clientId, name: grant.clientName });
+  return claim ? `<br><span class="muted">${escapeHtml(claim)} (unverified)</span>` : '';
+}
 
 const when = (iso: string | null) => (iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
 
@@ -17,6 +23,8 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
   const { store, sessions, gate } = deps;
 
   async function signedIn(req: Request, res: Response): Promise<SignedIn | null> {
+    // The page has Disconnect buttons: never framed (clickjacking), cached or sniffed, like the web app's pages.
+    res.set(PAGE_HEADERS);
     const me = await sessions.signedIn(req, res);
     if (!me) res.redirect(303, `/signin?next=${encodeURIComponent('/assistants')}`);
     else gate.count(res, me.person.id);
@@ -30,7 +38,7 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
     const csrf = await sessions.formToken(req, res);
     const rows = grants
       .map(
-        (grant) => `<tr><td class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}</td>
+        (grant) => `<tr><td class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}${claimOf(grant)}</td>
 <td class="wrap">${escapeHtml(grant.redirectUris.map(redirectHostOf).join(', '))}</td>
 <td>${escapeHtml(grant.scopes.join(' '))}</td><td>${when(grant.createdAt)}</td><td>${when(grant.lastUsedAt)}</td>
 <td><form method="post" action="/assistants/revoke" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
@@ -44,7 +52,6 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
       : '<p>No assistant is connected. Point one at the MCP address on the home page and sign in from it.</p>';
     res
       .status(200)
-      .set('Cache-Control', 'no-store')
       .type('html')
       .send(page('Connected assistants', `<h1>Connected assistants</h1>\n${notice}\n${table}`, nav(me, 'assistants').text));
   });

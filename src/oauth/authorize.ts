@@ -1,10 +1,10 @@
 import type { Express, Request, Response } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Gate } from '../auth/gate.js';
-import type { OAuthClient } from '../store/ports.js';
+import type { OAuthClient, OAuthStore } from '../store/ports.js';
 import type { WebSessions } from '../web/session.js';
-import { UnknownClient, type ClientDirectory } from './clients.js';
-import { consentPage, oauthPage } from './consent-page.js';
+import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
+import { consentPage, oauthPage, refusedRequestPage } from './consent-page.js';
 import { paramsOf } from './http.js';
 import type { GrantUser } from './model.js';
 import { redirectUriMatches } from './redirect-uris.js';
@@ -28,9 +28,14 @@ export interface AuthorizationRequest {
 
 type Destination = Pick<AuthorizationRequest, 'redirectUri' | 'state'>;
 
-/** An error answered on the client's redirect URI (RFC 6749 §4.1.2.1). */
+/**
+ * An error of a request whose client and redirect URI check out (RFC 6749 §4.1.2.1). It goes back to the redirect
+ * URI only from the consent form, or for a client the person approved before; otherwise it is shown to the person
+ * (RFC 9700 §4.11.1: anyone can register a client with any redirect URI, so an automatic error redirect would make
+ * /authorize an open redirector).
+ */
 class RedirectedError extends Error {
-  constructor(readonly to: Destination, readonly error: string, description: string) {
+  constructor(readonly client: OAuthClient, readonly to: Destination, readonly error: string, description: string) {
     super(description);
   }
 }
@@ -45,18 +50,19 @@ class ShownError extends Error {}
  */
 export function authorizeRoutes(app: Express, deps: {
   oauth: OAuth2Server;
+  store: OAuthStore;
   clients: ClientDirectory;
   sessions: WebSessions;
   gate: Gate;
   addresses: OAuthAddresses;
 }): void {
-  const { oauth, clients, sessions, gate, addresses } = deps;
+  const { oauth, store, clients, sessions, gate, addresses } = deps;
 
-  async function check(source: unknown): Promise<AuthorizationRequest> {
+  async function check(source: unknown, from: string): Promise<AuthorizationRequest> {
     const { values, repeated } = paramsOf(source, PARAMS);
     let client: OAuthClient;
     try {
-      client = await clients.find(values.client_id);
+      client = await clients.find(values.client_id, from);
     } catch (error) {
       if (error instanceof UnknownClient) throw new ShownError(`The application is not known here. ${error.message}`);
       throw error;
@@ -66,7 +72,7 @@ export function authorizeRoutes(app: Express, deps: {
       throw new ShownError('The address to return to (redirect_uri) is missing or is not one the application registered.');
     }
     const to = { redirectUri, state: values.state };
-    const refuse = (error: string, description: string) => new RedirectedError(to, error, description);
+    const refuse = (error: string, description: string) => new RedirectedError(client, to, error, description);
     if (repeated.length > 0) throw refuse('invalid_request', `Each parameter may be sent once: ${repeated.join(', ')}.`);
     if (values.state !== undefined && !VISIBLE_ASCII.test(values.state)) throw refuse('invalid_request', 'state holds characters outside visible ASCII.');
     if (values.response_type !== 'code') throw refuse('unsupported_response_type', 'Only response_type=code is supported.');
@@ -80,13 +86,25 @@ export function authorizeRoutes(app: Express, deps: {
     return { client, ...to, params: values, scopes, codeChallenge: values.code_challenge };
   }
 
-  /** Sends the person back to the client with `params`, `state` and `iss`. */
-  function back(res: Response, status: 302 | 303, request: Destination, params: Record<string, string>): void {
+  /** The client's redirect URI with `params`, `state` and `iss`. */
+  function answerUrl(request: Destination, params: Record<string, string>): string {
     const url = new URL(request.redirectUri);
     for (const [name, value] of Object.entries(params)) url.searchParams.append(name, value);
     if (request.state !== undefined) url.searchParams.append('state', request.state);
     url.searchParams.append('iss', addresses.issuer);
-    res.redirect(status, url.href);
+    return url.href;
+  }
+
+  /** Sends the person back to the client with `params`, `state` and `iss`. */
+  function back(res: Response, status: 302 | 303, request: Destination, params: Record<string, string>): void {
+    res.redirect(status, answerUrl(request, params));
+  }
+
+  /** True when the signed-in person (if any) has approved this client before. */
+  async function approvedBefore(req: Request, res: Response, clientId: string): Promise<boolean> {
+    const me = await sessions.signedIn(req, res);
+    if (!me) return false;
+    return (await store.grants(me.person.id)).some((grant) => grant.clientId === clientId);
   }
 
   async function handle(req: Request, res: Response, source: unknown): Promise<void> {
@@ -95,11 +113,18 @@ export function authorizeRoutes(app: Express, deps: {
     let request: AuthorizationRequest;
     try {
       if (isPost) await sessions.checkForm(req, res);
-      request = await check(source);
+      request = await check(source, gate.address(req));
     } catch (error) {
       if (error instanceof ShownError) return oauthPage(res, 400, 'This sign-in link does not work', error.message);
+      if (error instanceof TooManyFetches) {
+        res.set('Retry-After', String(error.retryAfter));
+        return oauthPage(res, 429, 'Too many requests', error.message);
+      }
       if (error instanceof RedirectedError) {
-        return back(res, isPost ? 303 : 302, error.to, { error: error.error, error_description: error.message });
+        const answer = { error: error.error, error_description: error.message };
+        // From our consent form (CSRF-checked), or for a client this person approved before: back to it.
+        if (isPost || (await approvedBefore(req, res, error.client.id))) return back(res, isPost ? 303 : 302, error.to, answer);
+        return refusedRequestPage(res, { message: error.message, error: error.error, returnTo: answerUrl(error.to, answer) });
       }
       throw error;
     }
@@ -113,6 +138,8 @@ export function authorizeRoutes(app: Express, deps: {
     if ((req.body as Record<string, unknown>).decision !== 'approve') {
       return back(res, 303, request, { error: 'access_denied', error_description: 'The person denied access.' });
     }
+    // A metadata document client is stored once a person approves it (until then it lives in memory only).
+    await clients.keep(request.client);
     const user: GrantUser = { personId: me.person.id, resource: addresses.resource };
     const grant = new OAuth2Server.Request({
       method: 'POST',

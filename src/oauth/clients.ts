@@ -2,19 +2,97 @@ import { timingSafeEqual } from 'node:crypto';
 import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
 import type { Clock } from '../tools/define-tool.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
-import { sha256 } from './settings.js';
+import {
+  DOCUMENT_FAILURE_MEMORY_MS,
+  DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE,
+  DOCUMENT_FETCHES_PER_MINUTE,
+  DOCUMENTS_IN_MEMORY,
+  sha256,
+} from './settings.js';
 
 /** An unknown, unfetchable or refused client: every endpoint answers it as `invalid_client`. */
 export class UnknownClient extends Error {}
 
+/** A metadata document would have to be fetched, but this address (or everyone) fetched too many this minute. */
+export class TooManyFetches extends Error {
+  constructor(readonly retryAfter: number) {
+    super(`Too many client metadata documents were fetched; retry in ${retryAfter} seconds.`);
+  }
+}
+
+const MINUTE_MS = 60_000;
+const FAILURES_IN_MEMORY = 1_000;
+const BUDGET_KEYS = 10_000;
+
+/** Fetches per key in fixed one-minute windows, on the service's clock. */
+class FetchBudget {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  /** Seconds to wait before `key` may fetch again, or null when it may now. */
+  wait(key: string, limit: number, now: number): number | null {
+    const window = this.windows.get(key);
+    if (!window || now - window.start >= MINUTE_MS || window.count < limit) return null;
+    return Math.max(1, Math.ceil((window.start + MINUTE_MS - now) / 1000));
+  }
+
+  take(key: string, now: number): void {
+    if (this.windows.size >= BUDGET_KEYS) for (const [k, w] of this.windows) if (now - w.start >= MINUTE_MS) this.windows.delete(k);
+    if (this.windows.size >= BUDGET_KEYS) this.windows.delete(this.windows.keys().next().value!);
+    const window = this.windows.get(key);
+    if (!window || now - window.start >= MINUTE_MS) this.windows.set(key, { start: now, count: 1 });
+    else window.count += 1;
+  }
+}
+
+/** A Map that keeps its newest `max` entries (insertion order; a read moves an entry to the end). */
+function boundedSet<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) map.delete(map.keys().next().value!);
+}
+
 /**
- * Finds the client a request names: a registration (`oc_…`), or a client ID metadata document, used from the
- * store while its copy is fresh and fetched again after.
+ * Finds the client a request names: a registration (`oc_…`), or a client ID metadata document.
+ *
+ * Anyone can name any https URL as a client_id, so fetching documents is kept cheap for us and useless as a
+ * weapon: concurrent requests for one client_id share one fetch; a refused or unfetchable document is answered
+ * from memory for a minute; fetches are limited per client address and in all (20 and 100 a minute); and a
+ * fetched document is kept in a bounded in-memory cache only. It is stored as a row when a person approves the
+ * client (`keep`), and that row is refreshed when the document is fetched again after its max-age.
  */
 export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsStore; clock: Clock; documents: MetadataDocuments }) {
   const { oauth, settings, clock, documents } = deps;
+  const memory = new Map<string, OAuthClient>();
+  const failures = new Map<string, { message: string; until: number }>();
+  const inFlight = new Map<string, Promise<OAuthClient>>();
+  const budget = new FetchBudget();
 
-  async function find(clientId: unknown): Promise<OAuthClient> {
+  const isFresh = (client: OAuthClient, now: number) => client.freshUntil !== null && Date.parse(client.freshUntil) > now;
+
+  async function fetchDocument(clientId: string, stored: boolean): Promise<OAuthClient> {
+    try {
+      const fetched = await documents.fetch(clientId, settings.blockedDomains());
+      const at = clock.now();
+      const freshUntil = new Date(at.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
+      const { name, redirectUris, metadata } = fetched;
+      const client: OAuthClient = stored
+        ? await oauth.saveMetadataDocument({ id: clientId, name, redirectUris, metadata, freshUntil }, at)
+        : { id: clientId, kind: 'metadata_document', secretHash: null, name, redirectUris, metadata, createdAt: at.toISOString(), freshUntil };
+      failures.delete(clientId);
+      boundedSet(memory, clientId, client, DOCUMENTS_IN_MEMORY);
+      return client;
+    } catch (error) {
+      if (!(error instanceof MetadataDocumentError)) throw error;
+      boundedSet(failures, clientId, { message: error.message, until: clock.now().getTime() + DOCUMENT_FAILURE_MEMORY_MS }, FAILURES_IN_MEMORY);
+      throw new UnknownClient(error.message);
+    }
+  }
+
+  /**
+   * The client named `clientId`. `from` is the requesting client's address, for the fetch limits (null for a
+   * lookup within a request whose client was found already).
+   */
+  async function find(clientId: unknown, from: string | null = null): Promise<OAuthClient> {
     if (typeof clientId !== 'string' || clientId === '') throw new UnknownClient('The request names no client_id.');
     if (!isMetadataDocumentId(clientId)) {
       const client = await oauth.client(clientId);
@@ -23,34 +101,58 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
       }
       return client;
     }
-    const now = clock.now();
-    const kept = await oauth.client(clientId);
-    if (kept && kept.freshUntil !== null && Date.parse(kept.freshUntil) > now.getTime()) return kept;
-    try {
-      const fetched = await documents.fetch(clientId, settings.blockedDomains());
-      const freshUntil = new Date(now.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
-      const { name, redirectUris, metadata } = fetched;
-      return await oauth.saveMetadataDocument({ id: clientId, name, redirectUris, metadata, freshUntil }, now);
-    } catch (error) {
-      if (error instanceof MetadataDocumentError) throw new UnknownClient(error.message);
-      throw error;
+    const now = clock.now().getTime();
+    const cached = memory.get(clientId);
+    if (cached && isFresh(cached, now)) {
+      boundedSet(memory, clientId, cached, DOCUMENTS_IN_MEMORY);
+      return cached;
     }
+    if (cached) memory.delete(clientId);
+    const kept = await oauth.client(clientId);
+    if (kept && kept.kind === 'metadata_document' && isFresh(kept, now)) return kept;
+    const failed = failures.get(clientId);
+    if (failed && failed.until > now) throw new UnknownClient(failed.message);
+    const running = inFlight.get(clientId);
+    if (running) return running;
+    const addressKey = `address:${from ?? 'internal'}`;
+    const wait = budget.wait(addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, now) ?? budget.wait('all', DOCUMENT_FETCHES_PER_MINUTE, now);
+    if (wait !== null) throw new TooManyFetches(wait);
+    budget.take(addressKey, now);
+    budget.take('all', now);
+    const fetching = fetchDocument(clientId, kept !== null).finally(() => inFlight.delete(clientId));
+    inFlight.set(clientId, fetching);
+    return fetching;
   }
 
   return {
     find,
     /**
+     * A person approved the client: a metadata document client is stored from now on (its grant needs the row;
+     * the connected assistants page names it from there). Registered clients are stored already.
+     */
+    async keep(client: OAuthClient): Promise<void> {
+      if (client.kind !== 'metadata_document') return;
+      const { id, name, redirectUris, metadata, freshUntil } = client;
+      await oauth.saveMetadataDocument({ id, name, redirectUris, metadata, freshUntil }, clock.now());
+    },
+    /**
      * Client authentication at /token and /revoke (RFC 6749 §2.3): a confidential client must send its secret
      * (HTTP Basic or `client_secret` in the body); a public client sends only its id.
      */
-    async authenticate(credentials: { clientId: unknown; secret: unknown }): Promise<OAuthClient> {
-      const client = await find(credentials.clientId);
-      if (client.secretHash === null) return client;
-      const given = typeof credentials.secret === 'string' ? sha256(credentials.secret) : null;
-      if (!given || !timingSafeEqual(given, client.secretHash)) throw new UnknownClient('The client secret is missing or wrong.');
+    async authenticate(credentials: { clientId: unknown; secret: unknown }, from: string | null = null): Promise<OAuthClient> {
+      const client = await find(credentials.clientId, from);
+      if (!secretMatches(client, credentials.secret)) throw new UnknownClient('The client secret is missing or wrong.');
       return client;
     },
   };
+}
+
+/** True when the client has no secret, or `secret` is it (compared as SHA-256 hashes, in constant time). */
+export function secretMatches(client: OAuthClient, secret: unknown): boolean {
+  if (client.secretHash === null) return true;
+  if (typeof secret !== 'string') return false;
+  const given = sha256(secret);
+  return given.length === client.secretHash.length && timingSafeEqual(given, client.secretHash);
 }
 
 export type ClientDirectory = ReturnType<typeof clientDirectory>;

@@ -4,17 +4,45 @@ import { escapeHtml, page } from '../web/layout.js';
 import type { SignedIn } from '../web/session.js';
 import { nav } from '../web/views/nav.js';
 import type { AuthorizationRequest } from './authorize.js';
+import { isMetadataDocumentId } from './metadata-documents.js';
 import { redirectHostOf } from './redirect-uris.js';
 import { SCOPES } from './scopes.js';
 
-/** Pages that grant access must never be framed (clickjacking) or cached. */
-function sendPage(res: Response, status: number, title: string, body: string): void {
+/**
+ * The headers of the web app's pages (src/web/app.ts): no scripts, no framing (clickjacking), forms post only
+ * here, no sniffing, no caching, the referrer kept on our own origin.
+ */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
+
+/**
+ * The CSP source of where the consent form's answer ends up. The form posts to our /authorize, which answers
+ * 303 to the client's redirect URI, and browsers (Chromium) hold that redirect to `form-action` too, so the
+ * consent page allows that one origin (or private-use scheme) besides 'self'. Null when it cannot be written
+ * safely as a source expression.
+ */
+export function formActionSource(redirectUri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return null;
+  }
+  if (url.protocol === 'https:' || url.protocol === 'http:') return /^https?:\/\/[A-Za-z0-9.\-]+(:\d+)?$|^https?:\/\/\[[0-9a-fA-F:.]+\](:\d+)?$/.test(url.origin) ? url.origin : null;
+  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? url.protocol : null;
+}
+
+function sendPage(res: Response, status: number, title: string, body: string, headers: Record<string, string> = {}): void {
   const me = (res.locals.signedIn as SignedIn | null | undefined) ?? null;
   res
     .status(status)
-    .set('Cache-Control', 'no-store')
-    .set('X-Frame-Options', 'DENY')
-    .set('Content-Security-Policy', "frame-ancestors 'none'")
+    .set({ ...PAGE_HEADERS, ...headers })
     .type('html')
     .send(page(title, body, nav(me, null).text));
 }
@@ -24,11 +52,36 @@ export function oauthPage(res: Response, status: number, title: string, message:
   sendPage(res, status, title, `<h1>${escapeHtml(title)}</h1>\n<p class="alert" role="alert">${escapeHtml(message)}</p>`);
 }
 
-/** What the consent page and the assistants page call a client: its own (unverified) name, or where it lives. */
+/**
+ * An authorization request with an error, from a client the person has not approved: shown here rather than
+ * redirected (RFC 9700 §4.11.1), with a plain link the person may follow back to the client with the error.
+ */
+export function refusedRequestPage(res: Response, input: { message: string; error: string; returnTo: string }): void {
+  const host = redirectHostOf(input.returnTo);
+  sendPage(
+    res,
+    400,
+    'This sign-in link does not work',
+    `<h1>This sign-in link does not work</h1>
+<p class="alert" role="alert">The application sent a request shortlinks cannot answer (${escapeHtml(input.error)}): ${escapeHtml(input.message)}</p>
+<p>Nothing was shared. <a href="${escapeHtml(input.returnTo)}" rel="noreferrer">Return to ${escapeHtml(host)}</a></p>`,
+  );
+}
+
+/**
+ * What the consent page and the assistants page call a client. A metadata document client is named by the host
+ * of its client_id (the document was fetched from there, so that much is checked); a registered one by the name
+ * it gave itself (unchecked, and said so).
+ */
 export function clientLabel(client: Pick<OAuthClient, 'id' | 'name'>): string {
+  if (isMetadataDocumentId(client.id)) return new URL(client.id).host;
   if (client.name) return client.name;
-  if (client.id.startsWith('https://')) return new URL(client.id).host;
   return 'An application that gave no name';
+}
+
+/** The unchecked name a metadata document gives its client, as a clause ("calls itself …"), or ''. */
+export function selfChosenName(client: Pick<OAuthClient, 'id' | 'name'>): string {
+  return isMetadataDocumentId(client.id) && client.name ? `calls itself “${client.name}”` : '';
 }
 
 /**
@@ -40,14 +93,19 @@ export function consentPage(res: Response, input: { request: AuthorizationReques
   const name = escapeHtml(clientLabel(request.client));
   const host = escapeHtml(redirectHostOf(request.redirectUri));
   const scopes = request.scopes.map((scope) => `<li>${escapeHtml(SCOPES[scope])}</li>`).join('');
+  const claim = selfChosenName(request.client);
   const identity =
     request.client.kind === 'metadata_document'
-      ? `<p class="muted">The application is identified by <code>${escapeHtml(request.client.id)}</code>.</p>`
-      : `<p class="muted">The name is what the application calls itself; shortlinks has not checked it.</p>`;
+      ? `<p class="muted">The application is identified by <code>${escapeHtml(request.client.id)}</code>.${
+          claim ? ` It ${escapeHtml(claim)}; that name is unverified: shortlinks has not checked it.` : ''
+        }</p>`
+      : `<p class="muted">The name is what the application calls itself; it is unverified: shortlinks has not checked it.</p>`;
   const hidden = Object.entries(request.params)
     .filter(([, value]) => value !== undefined)
     .map(([field, value]) => `<input type="hidden" name="${escapeHtml(field)}" value="${escapeHtml(value!)}">`)
     .join('');
+  const target = formActionSource(request.redirectUri);
+  const csp = target === null ? CSP : CSP.replace("form-action 'self'", `form-action 'self' ${target}`);
   sendPage(
     res,
     200,
@@ -66,5 +124,6 @@ ${identity}
 <button type="submit" name="decision" value="deny" class="quiet">Deny</button>
 </form>
 </div>`,
+    { 'Content-Security-Policy': csp },
   );
 }

@@ -2,7 +2,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Random } from '../domain/random.js';
 import type { OAuthClient, OAuthStore } from '../store/ports.js';
 import type { Clock } from '../tools/define-tool.js';
-import type { ClientDirectory } from './clients.js';
+import { secretMatches, UnknownClient, type ClientDirectory } from './clients.js';
 import { redirectUriMatches } from './redirect-uris.js';
 import { grantedScopes } from './scopes.js';
 import {
@@ -37,15 +37,37 @@ const familyOf = (codeHash: Buffer) => codeHash.toString('hex').slice(0, 32);
 /**
  * oauth2-server's model over our store. Everything secret is kept as its SHA-256. Expiry is decided by our clock
  * (tests move it); oauth2-server compares with the real time, so dates handed to it are "now + what is left".
+ *
+ * `authenticatesClients`: true for the token endpoint's model, whose `getClient(id, secret)` refuses a
+ * confidential client without its secret (the route authenticated it already; this is the backstop). The
+ * authorization endpoint's model is false: clients do not authenticate there (RFC 6749 §4.1.1).
  */
-export function oauthModel(deps: { store: OAuthStore; clock: Clock; random: Random; clients: ClientDirectory; resource: string }): Model {
-  const { store, clock, random, clients, resource } = deps;
+export function oauthModel(deps: {
+  store: OAuthStore;
+  clock: Clock;
+  random: Random;
+  clients: ClientDirectory;
+  resource: string;
+  authenticatesClients: boolean;
+}): Model {
+  const { store, clock, random, clients, resource, authenticatesClients } = deps;
   const left = (expiresAt: string) => new Date(Date.now() + Date.parse(expiresAt) - clock.now().getTime());
   const later = (seconds: number) => new Date(clock.now().getTime() + seconds * 1000).toISOString();
 
   return {
-    async getClient(clientId) {
-      return noaClient(await clients.find(clientId));
+    async getClient(clientId, clientSecret) {
+      let client: OAuthClient;
+      try {
+        client = await clients.find(clientId);
+      } catch (error) {
+        // Thrown as is, oauth2-server would turn it into a 500 ServerError.
+        if (error instanceof UnknownClient) throw new OAuth2Server.InvalidClientError(error.message);
+        throw error;
+      }
+      if (authenticatesClients && !secretMatches(client, clientSecret)) {
+        throw new OAuth2Server.InvalidClientError('The client secret is missing or wrong.');
+      }
+      return noaClient(client);
     },
     async validateRedirectUri(uri, client) {
       return redirectUriMatches(uri, client.redirectUris as string[]);

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { newId } from '../domain/ids.js';
 import type { Random } from '../domain/random.js';
+import type { ClientAddress } from '../client-address.js';
 import type { OAuthStore } from '../store/ports.js';
 import type { Clock } from '../tools/define-tool.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
@@ -82,14 +83,17 @@ function checkMetadata(body: unknown): Record<string, unknown> & { redirect_uris
  * confidential ones get a secret shown once and kept as its SHA-256. Registrations are limited per client address
  * and an hour, and those nobody approved within a day are forgotten (every new registration sweeps them).
  */
-export function registerRoutes(app: Express, deps: { store: OAuthStore; clock: Clock; random: Random }): void {
+export function registerRoutes(
+  app: Express,
+  deps: { store: OAuthStore; clock: Clock; random: Random; clientAddress: ClientAddress },
+): void {
   const { store, clock, random } = deps;
   const budget = new RegistrationBudget();
 
   async function register(req: Request, res: Response): Promise<void> {
     res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
     const now = clock.now();
-    const wait = budget.take(req.socket.remoteAddress ?? 'unknown', now.getTime());
+    const wait = budget.take(deps.clientAddress(req), now.getTime());
     if (wait !== null) {
       res.set('Retry-After', String(wait));
       return sendOAuthError(res, 429, 'too_many_requests', `Too many registrations from this address; retry in ${wait} seconds.`);

@@ -1,6 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
 import type { OAuthStore } from '../store/ports.js';
-import { UnknownClient, type ClientDirectory } from './clients.js';
+import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { sha256 } from './settings.js';
 import { credentialsOf } from './token.js';
@@ -10,7 +10,10 @@ import { credentialsOf } from './token.js';
  * (the tokens descending from one sign-in) goes, so "sign out" in an assistant ends its access at once. A token
  * that is unknown or belongs to another client changes nothing, and the answer is the same 200.
  */
-export function revokeRoutes(app: Express, deps: { store: OAuthStore; clients: ClientDirectory }): void {
+export function revokeRoutes(
+  app: Express,
+  deps: { store: OAuthStore; clients: ClientDirectory; clientAddress: (req: Request) => string },
+): void {
   const { store, clients } = deps;
 
   async function revoke(req: Request, res: Response): Promise<void> {
@@ -20,9 +23,14 @@ export function revokeRoutes(app: Express, deps: { store: OAuthStore; clients: C
     }
     let clientId: string;
     try {
-      clientId = (await clients.authenticate(credentialsOf(req))).id;
+      clientId = (await clients.authenticate(credentialsOf(req), deps.clientAddress(req))).id;
     } catch (error) {
+      if (error instanceof TooManyFetches) {
+        res.set('Retry-After', String(error.retryAfter));
+        return sendOAuthError(res, 429, 'too_many_requests', error.message);
+      }
       if (!(error instanceof UnknownClient)) throw error;
+      if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
       return sendOAuthError(res, 401, 'invalid_client', error.message);
     }
     const token = (req.body as Record<string, unknown>).token;

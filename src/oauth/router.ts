@@ -50,7 +50,11 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
   const addresses = oauthAddresses(config.publicUrl);
   const documents = metadataDocuments(deps.options?.metadataDocuments);
   const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents });
-  const oauth = new OAuth2Server({ model: oauthModel({ store: store.oauth, clock, random, clients, resource: addresses.resource }) });
+  const modelDeps = { store: store.oauth, clock, random, clients, resource: addresses.resource };
+  // Two instances: the token endpoint's model authenticates clients (getClient checks the secret), the
+  // authorization endpoint's does not (clients send no secret there).
+  const authorizer = new OAuth2Server({ model: oauthModel({ ...modelDeps, authenticatesClients: false }) });
+  const issuer = new OAuth2Server({ model: oauthModel({ ...modelDeps, authenticatesClients: true }) });
   const app = express();
   app.disable('x-powered-by');
 
@@ -64,24 +68,20 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
   }
 
   app.use(['/authorize', '/assistants/revoke'], express.urlencoded({ extended: false, limit: '16kb' }));
-  authorizeRoutes(app, { oauth, clients, sessions, gate, addresses });
-  tokenRoutes(app, { oauth, clients, addresses });
-  registerRoutes(app, { store: store.oauth, clock, random });
-  revokeRoutes(app, { store: store.oauth, clients });
+  authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses });
+  tokenRoutes(app, { oauth: issuer, clients, addresses, clientAddress: gate.address });
+  registerRoutes(app, { store: store.oauth, clock, random, clientAddress: gate.address });
+  revokeRoutes(app, { store: store.oauth, clients, clientAddress: gate.address });
   assistantsPage(app, { store: store.oauth, sessions, gate });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return res.end();
+    if (req.path === '/token' || req.path === '/revoke') return tokenEndpointError(error, res);
     if (error instanceof ApiError) {
       if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
       return oauthPage(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
     }
-    const status = (error as { status?: unknown } | null)?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      // The body parser refused the body (malformed or over its size cap).
-      if (req.path === '/token' || req.path === '/revoke') return sendOAuthError(res, 400, 'invalid_request', 'The body is malformed or too large.');
-      return oauthPage(res, 400, 'Not understood', 'The form was malformed or too large.');
-    }
+    if (isClientError(error)) return oauthPage(res, 400, 'Not understood', 'The form was malformed or too large.');
     console.error('Unexpected error in the OAuth routes:', error);
     oauthPage(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
   });
@@ -91,4 +91,21 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
     /** True for the paths this app answers. */
     handles: (path: string) => PATHS.has(path),
   };
+}
+
+/** A body parser's refusal (malformed or over its size cap). */
+function isClientError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** /token and /revoke answer JSON error objects (RFC 6749 §5.2), whatever went wrong. */
+function tokenEndpointError(error: unknown, res: Response): void {
+  if (error instanceof ApiError) {
+    if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+    return sendOAuthError(res, error.status, error.status === 429 ? 'too_many_requests' : 'invalid_request', error.message);
+  }
+  if (isClientError(error)) return sendOAuthError(res, 400, 'invalid_request', 'The body is malformed or too large.');
+  console.error('Unexpected error in the OAuth token endpoints:', error);
+  sendOAuthError(res, 500, 'server_error', 'Something went wrong on our side; try again in a minute.');
 }

@@ -1,7 +1,8 @@
 import express, { type Express, type Request, type Response } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import AuthorizationCodeGrantType from '@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js';
-import { UnknownClient, type ClientDirectory } from './clients.js';
+import type { OAuthClient } from '../store/ports.js';
+import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { ACCESS_TOKEN_LIFETIME_S, isOurResource, REFRESH_TOKEN_LIFETIME_S, type OAuthAddresses } from './settings.js';
 
@@ -28,12 +29,27 @@ const TOKEN_OPTIONS = {
   extendedGrantTypes: { authorization_code: CodeGrant as unknown as typeof OAuth2Server.AbstractGrantType },
 };
 
-/** The client's id and secret from HTTP Basic (RFC 6749 §2.3.1) or the form; both ways at once must agree. */
+/** The OAuth parameters of a token request handed to oauth2-server; anything else in the body is dropped. */
+const TOKEN_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope'];
+
+const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2})$/i;
+
+/**
+ * The client's id and secret from HTTP Basic (RFC 6749 §2.3.1, RFC 7617) or the form; both ways at once must
+ * agree on the id. An `Authorization: Basic` header must be exactly standard base64 (padded) of
+ * `form-urlencoded(id):form-urlencoded(secret)`; anything else (base64url, stray characters, no colon) is an
+ * UnknownClient, answered 401 `invalid_client`. Other schemes are ignored: the header never reaches oauth2-server.
+ */
 export function credentialsOf(req: Request): { clientId: unknown; secret: unknown } {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (!basic) return { clientId: body.client_id, secret: body.client_secret };
-  const text = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const header = req.headers.authorization ?? '';
+  if (!/^Basic(\s|$)/i.test(header)) return { clientId: body.client_id, secret: body.client_secret };
+  const malformed = () => new UnknownClient('The client credentials in the Authorization header are malformed or name another client.');
+  const basic = BASIC.exec(header);
+  if (!basic || basic[1]!.length % 4 !== 0) throw malformed();
+  const bytes = Buffer.from(basic[1]!, 'base64');
+  if (bytes.toString('base64') !== basic[1]) throw malformed();
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   const colon = text.indexOf(':');
   const decode = (part: string) => {
     try {
@@ -44,8 +60,8 @@ export function credentialsOf(req: Request): { clientId: unknown; secret: unknow
   };
   const clientId = colon < 0 ? null : decode(text.slice(0, colon));
   const secret = colon < 0 ? null : decode(text.slice(colon + 1));
-  if (clientId === null || (body.client_id !== undefined && body.client_id !== clientId)) {
-    throw new UnknownClient('The client credentials in the Authorization header are malformed or name another client.');
+  if (clientId === null || clientId === '' || secret === null || (body.client_id !== undefined && body.client_id !== clientId)) {
+    throw malformed();
   }
   return { clientId, secret };
 }
@@ -53,9 +69,14 @@ export function credentialsOf(req: Request): { clientId: unknown; secret: unknow
 /**
  * `POST /token` (RFC 6749 §3.2): authorization code (with PKCE) and refresh token grants, by oauth2-server.
  * Around it: the `resource` check (RFC 8707, one trailing slash tolerated, absence meaning ours), client
- * authentication with `invalid_client` as 401, and `Cache-Control: no-store` on every answer.
+ * authentication with `invalid_client` as 401, and `Cache-Control: no-store` on every answer. oauth2-server is
+ * handed a request we build: the authenticated client's id (and secret), the grant's parameters and no
+ * Authorization header, so it cannot read another client out of the caller's header. Every answer is JSON.
  */
-export function tokenRoutes(app: Express, deps: { oauth: OAuth2Server; clients: ClientDirectory; addresses: OAuthAddresses }): void {
+export function tokenRoutes(
+  app: Express,
+  deps: { oauth: OAuth2Server; clients: ClientDirectory; addresses: OAuthAddresses; clientAddress: (req: Request) => string },
+): void {
   const { oauth, clients, addresses } = deps;
 
   async function token(req: Request, res: Response): Promise<void> {
@@ -68,20 +89,34 @@ export function tokenRoutes(app: Express, deps: { oauth: OAuth2Server; clients: 
     if (resources.some((resource) => typeof resource !== 'string' || !isOurResource(resource, addresses.resource))) {
       return sendOAuthError(res, 400, 'invalid_target', `This server issues tokens for ${addresses.resource} only.`);
     }
+    const repeated = [...TOKEN_PARAMS, 'client_id', 'client_secret'].filter((name) => body[name] !== undefined && typeof body[name] !== 'string');
+    if (repeated.length > 0) {
+      return sendOAuthError(res, 400, 'invalid_request', `Each parameter may be sent once: ${repeated.join(', ')}.`);
+    }
     if (body.grant_type !== 'authorization_code' && body.grant_type !== 'refresh_token') {
       return sendOAuthError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
     }
+    let client: OAuthClient;
+    let secret: unknown;
     try {
-      await clients.authenticate(credentialsOf(req));
+      const credentials = credentialsOf(req);
+      secret = credentials.secret;
+      client = await clients.authenticate(credentials, deps.clientAddress(req));
     } catch (error) {
+      if (error instanceof TooManyFetches) {
+        res.set('Retry-After', String(error.retryAfter));
+        return sendOAuthError(res, 429, 'too_many_requests', error.message);
+      }
       if (!(error instanceof UnknownClient)) throw error;
-      if (/^Basic\s/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
+      if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
       return sendOAuthError(res, 401, 'invalid_client', error.message);
     }
-    // The body is parsed already; oauth2-server checks the type again, and reads Basic credentials itself.
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' };
-    if (req.headers.authorization) headers.authorization = req.headers.authorization;
-    const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body });
+    const granted: Record<string, string> = { client_id: client.id };
+    if (client.secretHash !== null && typeof secret === 'string') granted.client_secret = secret;
+    for (const name of TOKEN_PARAMS) if (typeof body[name] === 'string') granted[name] = body[name];
+    // The body is parsed already; oauth2-server checks the type again.
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' };
+    const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: granted });
     const response = new OAuth2Server.Response();
     try {
       await oauth.token(request, response, TOKEN_OPTIONS);

@@ -5,7 +5,9 @@ import type { Clock } from '../tools/define-tool.js';
 import { ClickCounter } from './click-counter.js';
 import { countsAsClick } from './counted.js';
 import { disabledPage, flaggedPage, notFoundPage } from './pages.js';
-import { qrCode } from './qr.js';
+import { QrCodes } from './qr.js';
+import type { Gate } from '../auth/gate.js';
+import { toApiError } from '../errors.js';
 import { linkResolver } from './resolve.js';
 
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{3,50})(\/qr)?$/;
@@ -22,8 +24,9 @@ const PAGE_HEADERS = {
  * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Returns false for
  * paths that are not short links, so the web app can answer them.
  */
-export function redirects(deps: { store: Store; clock: Clock; publicUrl: string }) {
+export function redirects(deps: { store: Store; clock: Clock; publicUrl: string; gate: Gate }) {
   const resolve = linkResolver(deps.store);
+  const qrCodes = new QrCodes();
   const clicks = new ClickCounter(deps.store.clicks);
 
   async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
@@ -47,7 +50,14 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string 
 
   async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<boolean> {
     const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') === 'png' ? 'png' : 'svg';
-    const { type, body } = await qrCode(`${deps.publicUrl}/${code}`, format);
+    try {
+      deps.gate.countAddress(req, res);
+    } catch (error) {
+      res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(toApiError(error).retryAfter ?? 60) });
+      res.end('Too many requests; wait a minute.');
+      return true;
+    }
+    const { type, body } = await qrCodes.of(`${deps.publicUrl}/${code}`, format);
     res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;

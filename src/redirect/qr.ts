@@ -1,10 +1,30 @@
 import QRCode from 'qrcode';
 
+export type QrFormat = 'svg' | 'png';
+
+const MAX_CACHED = 2000;
+
 /**
- * A QR code of a link's short address by code (codes never change, so a printed code keeps working through
- * renames and destination changes). SVG by default; PNG on request.
+ * QR codes of short addresses, by code (codes never change, so a printed code keeps working through renames and
+ * destination changes). SVG by default; PNG on request. Drawing a PNG takes tens of milliseconds of the event
+ * loop, so drawings are kept (they depend on the address alone) in a bounded map, emptied when full.
  */
-export async function qrCode(text: string, format: 'svg' | 'png'): Promise<{ type: string; body: string | Buffer }> {
+export class QrCodes {
+  private readonly drawn = new Map<string, { type: string; body: string | Buffer }>();
+
+  async of(text: string, format: QrFormat): Promise<{ type: string; body: string | Buffer }> {
+    const key = `${format} ${text}`;
+    let image = this.drawn.get(key);
+    if (!image) {
+      image = await draw(text, format);
+      if (this.drawn.size >= MAX_CACHED) this.drawn.clear();
+      this.drawn.set(key, image);
+    }
+    return image;
+  }
+}
+
+async function draw(text: string, format: QrFormat): Promise<{ type: string; body: string | Buffer }> {
   const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
   if (format === 'png') return { type: 'image/png', body: await QRCode.toBuffer(text, { ...options, type: 'png', width: 512 }) };
   return { type: 'image/svg+xml', body: await QRCode.toString(text, { ...options, type: 'svg' }) };

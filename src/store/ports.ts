@@ -302,15 +302,19 @@ export interface OAuthTokenRecord {
 /** OAuth for assistants. Codes, tokens and client secrets are stored only as SHA-256 hashes. */
 export interface OAuthStore {
   addClient(client: Omit<OAuthClient, 'createdAt' | 'kind' | 'freshUntil'>, now: Date): Promise<OAuthClient>;
-  /** Keeps a fetched metadata document (replacing an older copy). */
+  /** Keeps a fetched metadata document (replacing an older copy); done when a person approves the client. */
   saveMetadataDocument(client: Omit<OAuthClient, 'createdAt' | 'kind' | 'secretHash'>, now: Date): Promise<OAuthClient>;
   client(id: string): Promise<OAuthClient | null>;
   /**
    * Forgets clients no person has a grant with: registered ones made before `registeredBefore`, and metadata
-   * documents past their freshness. Returns how many went.
+   * documents past their freshness (stored ones were approved once and disconnected since). Returns how many went.
    */
   purgeClients(registeredBefore: Date, now: Date): Promise<number>;
-  /** Records the person's approval (one grant per person and client, its scopes replaced) and the code. */
+  /**
+   * Records the person's approval (one grant per person and client, its scopes replaced) and the code. When the
+   * grant existed, its token families and unused codes holding a scope the new approval does not name are
+   * deleted: approving again with narrower scopes narrows what the client holds at once.
+   */
   saveCode(code: NewAuthorizationCode, now: Date): Promise<string>;
   code(codeHash: Buffer): Promise<AuthorizationCodeRecord | null>;
   /** Marks the code used; false when it already was (or is gone). */

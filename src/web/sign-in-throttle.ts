@@ -38,8 +38,23 @@ export class SignInThrottle {
     }
   }
 
-  succeeded(key: string): void {
-    this.failures.delete(key);
+  /**
+   * Starts an attempt: 0 and the attempt counted as a failure in advance, or the seconds to wait. Counting before
+   * the password is checked (which takes a while) is what keeps a burst of parallel guesses from all getting in.
+   */
+  begin(keys: string[], nowMs: number): number {
+    const wait = this.waitSeconds(keys, nowMs);
+    if (wait === 0) this.failed(keys, nowMs);
+    return wait;
+  }
+
+  /** The attempt was right: the email's count goes, the other keys take back the failure counted in advance. */
+  succeeded(emailKey: string, otherKeys: string[]): void {
+    this.failures.delete(emailKey);
+    for (const key of otherKeys) {
+      const entry = this.failures.get(key);
+      if (entry && --entry.count <= 0) this.failures.delete(key);
+    }
   }
 
   private current(key: string, nowMs: number): Failures | undefined {

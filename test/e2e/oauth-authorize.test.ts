@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { authorizeUrl, browserOf, callbackOf, hiddenFields, pkce, register } from '../helpers/oauth.js';
+import { authorizeUrl, browserOf, callbackOf, consent, hiddenFields, pkce, register } from '../helpers/oauth.js';
 
 let server: TestServer;
 let clientId: string;
@@ -21,6 +21,8 @@ beforeAll(async () => {
   });
   clientId = body.client_id;
   cookie = await browserOf(server, (await server.person()).personId);
+  // The person approves the client once, so later errors of its requests go back to it (see below).
+  expect((await consent(server, cookie, authorizeUrl(server, params()))).code).toBeTruthy();
 });
 afterAll(() => server.stop());
 
@@ -43,7 +45,11 @@ function open(query: Record<string, string>, as: string | null = cookie): Promis
   return fetch(authorizeUrl(server, query), { headers: as ? { cookie: as } : {}, redirect: 'manual' });
 }
 
-/** The error answered on the redirect URI, with state and iss. */
+/**
+ * The error answered on the redirect URI, with state and iss. Errors go back automatically only to a client the
+ * person approved before (this person approved it in beforeAll); for a client not
+ * approved yet they are shown on our own page (test/e2e/oauth-hardening.test.ts).
+ */
 async function expectRedirectedError(res: Response, error: string, redirect = CALLBACK): Promise<void> {
   expect(res.status).toBe(302);
   const back = callbackOf(res.headers.get('location')!);

@@ -4,11 +4,10 @@
  * are not public https addresses, and fetched (from a loopback stand-in, through the fetcher's test-only option)
  * with the care of a destination. Checklist A5–A7, A10 of shared/research/mcp-oauth.md.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { authorizeUrl, browserOf, consent, pkce, register, tokenRequest } from '../helpers/oauth.js';
+import { authorizeUrl, browserOf, consent, pkce, register, tokenRequest, startDocumentHost, type DocumentHost } from '../helpers/oauth.js';
 import { metadataDocuments } from '../../src/oauth/metadata-documents.js';
 import { isPublicAddress } from '../../src/oauth/public-addresses.js';
 
@@ -224,10 +223,10 @@ describe('client ID metadata documents: refusals', () => {
 
 describe('client ID metadata documents: fetching (loopback stand-in, test-only option)', () => {
   let server: TestServer;
-  let standIn: Server;
+  let standIn: DocumentHost;
   let base: string;
-  const hits = new Map<string, number>();
-  const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+  let hits: Map<string, number>;
+  let routes: DocumentHost['routes'];
   /** Answers a JSON document; a function is called at request time (after `base` is known). */
   const json = (body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(typeof body === 'function' ? body() : body));
@@ -237,20 +236,13 @@ describe('client ID metadata documents: fetching (loopback stand-in, test-only o
   });
 
   beforeAll(async () => {
-    standIn = createServer((req, res) => {
-      hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
-      const route = routes.get(req.url!);
-      if (route) route(req, res);
-      else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
+    standIn = await startDocumentHost();
+    ({ base, hits, routes } = standIn);
     server = await startServer({ oauth: { metadataDocuments: { testOnlyAllowLoopbackHttp: true, timeoutMs: 300 } } });
   });
   afterAll(async () => {
     await server.stop();
-    standIn.closeAllConnections();
-    await new Promise((resolve) => standIn.close(resolve));
+    await standIn.close();
   });
 
   async function open(clientId: string, redirect = CALLBACK): Promise<Response> {
@@ -266,7 +258,9 @@ describe('client ID metadata documents: fetching (loopback stand-in, test-only o
     const page = await open(clientId);
     const html = await page.text();
     expect(page.status).toBe(200);
-    expect(html).toContain('Allow Stand-in Assistant to use shortlinks as you?');
+    // Headlined by the host its document was fetched from; its self-chosen name is shown as unverified.
+    expect(html).toContain(`Allow ${new URL(clientId).host} to use shortlinks as you?`);
+    expect(html).toContain('calls itself “Stand-in Assistant”; that name is unverified');
     expect(html).toContain(`identified by <code>${clientId}</code>`);
     const grant = await approve(server, clientId);
     const res = await exchange(server, clientId, grant);

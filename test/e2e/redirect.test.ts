@@ -158,6 +158,20 @@ describe('QR codes', () => {
     expect(decoded?.data).toBe(`${server.url}/${made.code}`);
   });
 
+  it('takes QR codes from the client address budget', async () => {
+    const own = await startServer();
+    try {
+      const alice = await own.person();
+      const made = await call(own, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
+      await own.setLimits({ callsPerMinute: 2 });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${own.url}/${made.body.code}/qr?format=png`)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('answers 404 for an unknown code and for a name', async () => {
     const alice = await server.person();
     await link(alice, { name: 'qr-by-name' });

@@ -530,4 +530,25 @@ describe('sign-in slowdown', () => {
       server = previous;
     }
   });
+
+  it('counts a burst of parallel guesses before checking any, so at most 5 are checked', async () => {
+    const previous = server;
+    // A server of its own: the address's count must start at zero.
+    server = await startServer();
+    try {
+      const { email } = await member();
+      // Each guess needs its form page first; fetch them all, then send the guesses at once.
+      const jars = Array.from({ length: 30 }, () => new Jar());
+      const tokens = await Promise.all(jars.map(async (jar) => csrfOf(await get(jar, '/signin'))));
+      const answers = await Promise.all(
+        jars.map((jar, i) => request(jar, 'POST', '/signin', { _csrf: tokens[i]!, email, password: `guess ${i}` })),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 400).length).toBe(5);
+      expect(statuses.filter((s) => s === 429).length).toBe(25);
+    } finally {
+      await server.stop();
+      server = previous;
+    }
+  });
 });

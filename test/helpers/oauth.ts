@@ -179,3 +179,76 @@ export function authorizeUrl(server: TestServer, params: Record<string, string>)
   url.search = new URLSearchParams(params).toString();
   return url;
 }
+
+/**
+ * `Authorization: Basic` of `id:secret` (RFC 6749 §2.3.1: each part form-urlencoded, then base64). `urlSafe`
+ * writes it in base64url instead, which the token endpoint must refuse.
+ */
+export function basicHeader(id: string, secret: string, options: { urlSafe?: boolean } = {}): string {
+  const encoded = Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString(options.urlSafe ? 'base64url' : 'base64');
+  return `Basic ${encoded}`;
+}
+
+/**
+ * A whole sign-in of `clientId` by the person behind `cookie`: consent (approve), then the code exchanged at
+ * /token. Returns the token answer; `extra` is added to the token request (a secret, say), `headers` to it too.
+ */
+export async function signIn(
+  server: TestServer,
+  cookie: string,
+  clientId: string,
+  options: { redirect?: string; scope?: string; extra?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
+  const redirect = options.redirect ?? 'http://127.0.0.1:33418/callback';
+  const { verifier, challenge } = pkce();
+  const back = await consent(server, cookie, authorizeUrl(server, {
+    response_type: 'code', client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256',
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+  }));
+  expect(back.code, JSON.stringify(back)).toBeTruthy();
+  return tokenRequest(server, {
+    grant_type: 'authorization_code', client_id: clientId, code: back.code!, code_verifier: verifier, redirect_uri: redirect, ...options.extra,
+  }, options.headers);
+}
+
+/** The status of an MCP `initialize` call with this access token. */
+export async function mcpStatus(server: TestServer, accessToken: string): Promise<number> {
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** A loopback stand-in for the hosts of client ID metadata documents: routes by path, counting hits. */
+export interface DocumentHost {
+  base: string;
+  routes: Map<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>;
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export async function startDocumentHost(): Promise<DocumentHost> {
+  const { createServer } = await import('node:http');
+  const routes: DocumentHost['routes'] = new Map();
+  const hits = new Map<string, number>();
+  const host = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    const route = routes.get(req.url!);
+    if (route) route(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  const { port } = host.address() as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    routes,
+    hits,
+    async close() {
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+    },
+  };
+}

@@ -36,6 +36,9 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
      ON CONFLICT (person_id, client_id) DO UPDATE SET scopes = excluded.scopes, created_at = excluded.created_at
      RETURNING id`,
   );
+  const familiesOfGrant = db.prepare('SELECT DISTINCT family, scopes FROM oauth_tokens WHERE grant_id = ?');
+  const unusedCodesOfGrant = db.prepare('SELECT code_hash AS codeHash, scopes FROM oauth_codes WHERE grant_id = ? AND used_at IS NULL');
+  const deleteCode = db.prepare('DELETE FROM oauth_codes WHERE code_hash = ?');
   const insertCode = db.prepare(
     `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, scopes, resource, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -82,7 +85,20 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
   const saveCode = writeTransaction(db, (code: Parameters<OAuthStore['saveCode']>[0], now: Date): string => {
     const at = now.toISOString();
     purgeCodes.run(new Date(now.getTime() - USED_CODE_MEMORY_MS).toISOString());
-    const { id } = upsertGrant.get(newId('grant', random), code.personId, code.clientId, code.scopes.join(' '), at) as { id: string };
+    const fresh = newId('grant', random);
+    const { id } = upsertGrant.get(fresh, code.personId, code.clientId, code.scopes.join(' '), at) as { id: string };
+    if (id !== fresh) {
+      // Approved again: the approval's scopes replace the old ones, so tokens and codes given before that hold a
+      // scope the new approval does not name stop working now (rather than living on for up to 30 days).
+      const allowed = new Set(code.scopes);
+      const beyond = (scopes: string) => scopesOf(scopes).some((scope) => !allowed.has(scope));
+      for (const row of familiesOfGrant.all(id) as Array<{ family: string; scopes: string }>) {
+        if (beyond(row.scopes)) deleteFamily.run(row.family);
+      }
+      for (const row of unusedCodesOfGrant.all(id) as Array<{ codeHash: Buffer; scopes: string }>) {
+        if (beyond(row.scopes)) deleteCode.run(row.codeHash);
+      }
+    }
     insertCode.run(code.codeHash, id, code.redirectUri, code.codeChallenge, code.scopes.join(' '), code.resource, code.expiresAt);
     return id;
   });

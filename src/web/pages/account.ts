@@ -10,7 +10,7 @@ const WRONG = 'The email or the password is wrong.';
 
 /** Sign up, sign in and sign out. */
 export function accountPages(app: Express, deps: PageDeps): void {
-  const { ctx, sessions } = deps;
+  const { ctx, sessions, gate } = deps;
   const throttle = new SignInThrottle();
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
   let decoy: Promise<string> | undefined;
@@ -89,10 +89,10 @@ ${other}`,
     const password = text(req, 'password');
     const next = safeNext(text(req, 'next'));
     const email = emailOrNull(rawEmail) ?? rawEmail.trim().toLowerCase().slice(0, 254);
-    const keys = [`email:${email}`, `address:${req.socket.remoteAddress ?? 'unknown'}`];
+    const keys = [`email:${email}`, `address:${gate.address(req)}`];
     const nowMs = () => ctx.clock.now().getTime();
 
-    const wait = throttle.waitSeconds(keys, nowMs());
+    const wait = throttle.begin(keys, nowMs());
     if (wait > 0) {
       res.set('Retry-After', String(wait));
       const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
@@ -101,10 +101,9 @@ ${other}`,
     const found = password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
     const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), found?.passwordHash ?? (await decoyHash()));
     if (!found || found.passwordHash === null || !ok) {
-      throttle.failed(keys, nowMs());
       return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
     }
-    throttle.succeeded(keys[0]!);
+    throttle.succeeded(keys[0]!, keys.slice(1));
     await sessions.signIn(res, found.person.id);
     res.redirect(303, next ?? (found.person.agreedTermsAt === null ? '/welcome' : '/app'));
   });

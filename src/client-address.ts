@@ -1,0 +1,29 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * The address a request came from, for per-address limits (calls before sign-in, the sign-in slowdown, client
+ * registration). Behind a reverse proxy every request comes from the proxy, which would make those limits global;
+ * with TRUST_PROXY naming the proxies' addresses, the client is taken from `X-Forwarded-For`: the rightmost entry
+ * that is not itself a trusted proxy (so a client cannot forge its address by sending the header itself).
+ */
+export function clientAddressOf(trustedProxies: ReadonlySet<string>) {
+  return function clientAddress(req: IncomingMessage): string {
+    const peer = normalize(req.socket.remoteAddress ?? 'unknown');
+    if (!trustedProxies.has(peer)) return peer;
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')
+      .map((part) => normalize(part.trim()))
+      .filter(Boolean);
+    for (let i = forwarded.length - 1; i >= 0; i--) {
+      if (!trustedProxies.has(forwarded[i]!)) return forwarded[i]!;
+    }
+    return peer;
+  };
+}
+
+export type ClientAddress = ReturnType<typeof clientAddressOf>;
+
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
+function normalize(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
