@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { sendOAuthError } from './http.js';
 import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
 import type { Clock } from '../tools/define-tool.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
@@ -156,3 +158,18 @@ export function secretMatches(client: OAuthClient, secret: unknown): boolean {
 }
 
 export type ClientDirectory = ReturnType<typeof clientDirectory>;
+
+/**
+ * Answers a client that could not be authenticated at /token or /revoke: 429 while metadata fetches are limited,
+ * 401 `invalid_client` (with a Basic challenge when Basic was tried) for an unknown client or wrong secret.
+ * Anything else is a fault and is thrown on.
+ */
+export function sendClientRefusal(req: Request, res: Response, error: unknown): void {
+  if (error instanceof TooManyFetches) {
+    res.set('Retry-After', String(error.retryAfter));
+    return sendOAuthError(res, 429, 'too_many_requests', error.message);
+  }
+  if (!(error instanceof UnknownClient)) throw error;
+  if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
+  sendOAuthError(res, 401, 'invalid_client', error.message);
+}

@@ -1,6 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
 import type { OAuthStore } from '../store/ports.js';
-import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
+import { sendClientRefusal, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { sha256 } from './settings.js';
 import { credentialsOf } from './token.js';
@@ -25,13 +25,7 @@ export function revokeRoutes(
     try {
       clientId = (await clients.authenticate(credentialsOf(req), deps.clientAddress(req))).id;
     } catch (error) {
-      if (error instanceof TooManyFetches) {
-        res.set('Retry-After', String(error.retryAfter));
-        return sendOAuthError(res, 429, 'too_many_requests', error.message);
-      }
-      if (!(error instanceof UnknownClient)) throw error;
-      if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
-      return sendOAuthError(res, 401, 'invalid_client', error.message);
+      return sendClientRefusal(req, res, error);
     }
     const token = (req.body as Record<string, unknown>).token;
     if (typeof token !== 'string' || token === '') return sendOAuthError(res, 400, 'invalid_request', 'Send the token to revoke.');

@@ -2,7 +2,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import AuthorizationCodeGrantType from '@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js';
 import type { OAuthClient } from '../store/ports.js';
-import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
+import { sendClientRefusal, UnknownClient, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { ACCESS_TOKEN_LIFETIME_S, isOurResource, REFRESH_TOKEN_LIFETIME_S, type OAuthAddresses } from './settings.js';
 
@@ -103,13 +103,7 @@ export function tokenRoutes(
       secret = credentials.secret;
       client = await clients.authenticate(credentials, deps.clientAddress(req));
     } catch (error) {
-      if (error instanceof TooManyFetches) {
-        res.set('Retry-After', String(error.retryAfter));
-        return sendOAuthError(res, 429, 'too_many_requests', error.message);
-      }
-      if (!(error instanceof UnknownClient)) throw error;
-      if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
-      return sendOAuthError(res, 401, 'invalid_client', error.message);
+      return sendClientRefusal(req, res, error);
     }
     const granted: Record<string, string> = { client_id: client.id };
     if (client.secretHash !== null && typeof secret === 'string') granted.client_secret = secret;
