@@ -24,7 +24,8 @@ export interface AppOptions {
   clock?: Clock;
   random?: Random;
   store?: Store;
-  networkChecks?: NetworkCheck[];
+  /** Replaces the destination checks that need the network (tests point them at local stand-ins). */
+  networkChecks?: { privateNetwork?: NetworkCheck; unsafeSites?: NetworkCheck };
   oauth?: OAuthOptions;
 }
 
@@ -50,7 +51,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     destinations: destinationChecker({
       publicUrl: config.publicUrl,
       settings: store.settings,
-      networkChecks: options.networkChecks ?? [],
+      ...options.networkChecks,
     }),
   };
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));

@@ -12,6 +12,11 @@ const envSchema = z.object({
   DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
   ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
+  DNS_SERVERS: z.string().optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2000),
+  UNSAFE_LIST_FILE: z.string().min(1).optional(),
+  SAFE_BROWSING_API_KEY: z.string().min(1).optional(),
+  SAFE_BROWSING_URL: z.string().url().default('https://safebrowsing.googleapis.com/v4/threatMatches:find'),
 });
 
 export interface Config {
@@ -24,6 +29,14 @@ export interface Config {
   allowedOrigins: string[];
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
   trustedProxies: string[];
+  /** Resolvers for destination checks (`host[:port]`); empty for the system's. */
+  dnsServers: string[];
+  dnsTimeoutMs: number;
+  /** A local list of unsafe domains and URLs, one a line, reloaded when it changes. */
+  unsafeListFile: string | undefined;
+  /** Google Safe Browsing v4 Lookup API: the key turns it on; the URL can point at a stand-in. */
+  safeBrowsingApiKey: string | undefined;
+  safeBrowsingUrl: string;
 }
 
 function list(value: string | undefined): string[] {
@@ -48,5 +61,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePath: e.DATABASE_PATH,
     allowedOrigins: list(e.ALLOWED_ORIGINS),
     trustedProxies: list(e.TRUST_PROXY),
+    dnsServers: list(e.DNS_SERVERS),
+    dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+    unsafeListFile: e.UNSAFE_LIST_FILE,
+    safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
+    safeBrowsingUrl: e.SAFE_BROWSING_URL,
   });
 }

@@ -1,4 +1,4 @@
-import { checkDestination, normalizeDomain, type CheckedDestination } from '../domain/destination.js';
+import { checkAddress, checkHostPolicy, normalizeDomain, type CheckedDestination } from '../domain/destination.js';
 import { loadShortenerList } from '../domain/shorteners.js';
 import type { SettingsStore } from '../store/ports.js';
 
@@ -8,27 +8,33 @@ export interface DestinationChecker {
 }
 
 /**
- * A check that needs the network: rule 3 by DNS (private addresses behind a name) and rule 6 (unsafe-site lists).
- * They run after the rules that need nothing but the address, in the spec's order.
+ * A check that needs the network. Throws the rule's ApiError, or 503 `check_unavailable` (with `retryAfter`) when
+ * it could not be made.
  */
 export interface NetworkCheck {
   check(destination: CheckedDestination, field: string): Promise<void>;
 }
 
+/**
+ * The six rules in the spec's order: 1 and 2 (https, length) and the literal part of 3 from the address alone;
+ * then the rest of 3 (`privateNetwork`: what the host name resolves to); 4 and 5 (shorteners, blocklist); 6
+ * (`unsafeSites`: third-party lists). A network check left out is skipped.
+ */
 export function destinationChecker(options: {
   publicUrl: string;
   settings: SettingsStore;
-  networkChecks?: NetworkCheck[];
+  privateNetwork?: NetworkCheck;
+  unsafeSites?: NetworkCheck;
 }): DestinationChecker {
   const ownHost = normalizeDomain(new URL(options.publicUrl).hostname);
   const ownHosts: ReadonlySet<string> = new Set(ownHost ? [ownHost] : []);
   const shorteners = loadShortenerList();
-  const networkChecks = options.networkChecks ?? [];
   return {
     async check(destination, field) {
-      const policy = { ownHosts, shorteners, blocked: options.settings.blockedDomains() };
-      const checked = checkDestination(destination, policy, field);
-      for (const network of networkChecks) await network.check(checked, field);
+      const checked = checkAddress(destination, field);
+      await options.privateNetwork?.check(checked, field);
+      checkHostPolicy(checked, { ownHosts, shorteners, blocked: options.settings.blockedDomains() }, field);
+      await options.unsafeSites?.check(checked, field);
       return checked;
     },
   };

@@ -108,12 +108,22 @@ export function isPrivateHostName(host: string): boolean {
  * invalid_destination, private_destination, shortener_destination, blocked_destination.
  */
 export function checkDestination(raw: string, policy: DestinationPolicy, field = 'destination'): CheckedDestination {
+  const checked = checkAddress(raw, field);
+  checkHostPolicy(checked, policy, field);
+  return checked;
+}
+
+/** Rules 1, 2 and the literal part of 3: a well-formed https address whose host is a public name. */
+export function checkAddress(raw: string, field = 'destination'): CheckedDestination {
   const url = parseHttpsAddress(raw, field);
-  const host = publicHostOf(url, field);
+  return { url, host: publicHostOf(url, field) };
+}
+
+/** Rules 4 and 5: not this service or another shortener, not blocked by the operator. */
+export function checkHostPolicy({ host }: CheckedDestination, policy: DestinationPolicy, field = 'destination'): void {
   if (matchesDomain(host, policy.ownHosts)) throw fail('shortener_destination', DETAIL.ownHost, field);
   if (matchesDomain(host, policy.shorteners)) throw fail('shortener_destination', DETAIL.shortener, field);
   if (matchesDomain(host, policy.blocked)) throw fail('blocked_destination', DETAIL.blocked, field);
-  return { url, host };
 }
 
 /** Rules 1 and 2 (invalid_destination): a well-formed https address of at most 2,048 characters, no credentials. */
