@@ -6,6 +6,10 @@ import { createGate } from './auth/gate.js';
 import { clientAddressOf } from './client-address.js';
 import type { Config } from './config.js';
 import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
+import { privateNetworkCheck } from './destinations/private-network.js';
+import { unsafeSitesFromConfig } from './destinations/unsafe/from-config.js';
+import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
+import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
@@ -25,7 +29,7 @@ export interface AppOptions {
   random?: Random;
   store?: Store;
   /** Replaces the destination checks that need the network (tests point them at local stand-ins). */
-  networkChecks?: { privateNetwork?: NetworkCheck; unsafeSites?: NetworkCheck };
+  networkChecks?: { privateNetwork?: NetworkCheck; unsafeSites?: UnsafeSitesCheck };
   oauth?: OAuthOptions;
 }
 
@@ -43,6 +47,9 @@ export interface App {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const store = options.store ?? openSqliteStore(config.databasePath, options.random ?? cryptoRandom);
   const clock = options.clock ?? systemClock;
+  const privateNetwork =
+    options.networkChecks?.privateNetwork ?? privateNetworkCheck({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const unsafeSites = options.networkChecks?.unsafeSites ?? unsafeSitesFromConfig(config);
   const ctx: ToolContext = {
     store,
     clock,
@@ -51,9 +58,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     destinations: destinationChecker({
       publicUrl: config.publicUrl,
       settings: store.settings,
-      ...options.networkChecks,
+      privateNetwork,
+      unsafeSites,
     }),
   };
+  const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));
   const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
@@ -97,6 +106,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     async close() {
       await mcp.close();
       await visits.close();
+      await recheck?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { startDnsStandIn } from '../dns-stand-in.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { ManySeeded } from '../seed-many.js';
 import { createSampleLink, seedActor, seedLinks } from '../seed.js';
@@ -19,7 +20,14 @@ import { announce, profileOnRequest } from './child.js';
  * profiles of the stretches the parent asks for.
  */
 const dir = mkdtempSync(join(tmpdir(), 'shortlinks-bench-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://127.0.0.1', DATABASE_PATH: join(dir, 'bench.db') });
+const dns = await startDnsStandIn();
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  PUBLIC_URL: 'http://127.0.0.1',
+  DATABASE_PATH: join(dir, 'bench.db'),
+  DNS_SERVERS: dns.servers.join(','),
+});
 const store = openSqliteStore(config.databasePath);
 const now = new Date();
 const actor = await seedActor(store, now);
@@ -58,6 +66,7 @@ announce(
   { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs, many },
   async () => {
     await app.close();
+    await dns.close();
     rmSync(dir, { recursive: true, force: true });
   },
 );

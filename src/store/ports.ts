@@ -72,6 +72,13 @@ export interface LinkRecord {
   changedAt: string | null;
 }
 
+/** An active link's code and destination, with its seq for paging. */
+export interface ActiveLink {
+  seq: number;
+  code: string;
+  destination: string;
+}
+
 export interface PeopleStore {
   add(input: { email: string; passwordHash: string | null; agreedTerms: boolean }, now: Date): Promise<Person>;
   get(id: string): Promise<Person | null>;
@@ -147,6 +154,8 @@ export interface LinkStore {
   delete(id: string, limits: Limits, now: Date): Promise<void>;
   /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
   setState(code: string, state: LinkState, now: Date): Promise<LinkRecord | null>;
+  /** Active links with seq greater than `after`, by seq, at most `limit` (the daily unsafe-site re-check). */
+  activeDestinations(after: number, limit: number): Promise<ActiveLink[]>;
   /** Calls `listener` after every committed change of a link with the codes and names it touched. */
   onChange(listener: (keys: string[]) => void): void;
 }

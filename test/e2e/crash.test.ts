@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { freePort } from '../helpers/server.js';
 
 /** The real server process (`npm start`'s entry), killed with SIGKILL mid-work, loses nothing it answered. */
@@ -14,7 +15,7 @@ let dbPath: string;
 
 function start(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_PATH: dbPath },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_PATH: dbPath, DNS_SERVERS: dns.servers.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -42,11 +43,18 @@ async function setUp(email: string) {
   return { team, port, post };
 }
 
-beforeAll(() => {
+let dns: DnsServer;
+
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-crash-'));
   dbPath = join(dir, 'crash.db');
+  // The server checks destinations by DNS: give it a resolver on loopback where every name is public.
+  dns = await startDnsServer({}, { a: ['93.184.216.34'] });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await dns.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('durability', () => {
   it('keeps every answered write when the process is killed with SIGKILL', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { issueToken } from '../../src/auth/personal-token.js';
 import { loadConfig } from '../../src/config.js';
+import { startDnsServer } from './dns-server.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
 import type { Clock } from '../../src/tools/define-tool.js';
@@ -55,13 +56,18 @@ export async function freePort(): Promise<number> {
 
 let people = 0;
 
-/** Starts the real server on a loopback port with a fresh SQLite file. */
+/**
+ * Starts the real server on a loopback port with a fresh SQLite file. Its destination checks ask a DNS server of
+ * its own on loopback, where every name resolves to a public address (tests of the DNS rule bring their own).
+ */
 export async function startServer(options: AppOptions & { env?: Record<string, string> } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shortlinks-test-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dbPath = join(dir, 'test.db');
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATABASE_PATH: dbPath, ...options.env });
+  const dns = await startDnsServer({}, { a: ['93.184.216.34'] });
+  const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATABASE_PATH: dbPath, DNS_SERVERS: dns.servers.join(',') };
+  const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
   const app = createApp(config, { ...options, clock });
   await app.listen();
@@ -77,6 +83,7 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
     clock,
     async stop() {
       await app.close();
+      await dns.close();
       rmSync(dir, { recursive: true, force: true });
     },
     async person({ agreed = true, teamName = 'Team', scopes = null, limited = false } = {}) {

@@ -9,6 +9,7 @@ import { linkSearch } from './link-search.js';
 import { linkNames } from './link-names.js';
 import { LINK_COLUMNS } from './link-columns.js';
 import type { LinkChanges } from './link-changes.js';
+import { sqliteActiveDestinations } from './recheck.js';
 
 
 export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkChanges): LinkStore {
@@ -141,6 +142,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkC
     rename: async (id, name, limits, now) => rename(id, name, limits, now),
     delete: async (id, limits, now) => remove(id, limits, now),
     setState: async (code, state, now) => setState(code, state, now),
+    activeDestinations: sqliteActiveDestinations(db),
     onChange: (listener) => changes.listen(listener),
   };
 }

@@ -1,0 +1,115 @@
+/**
+ * The daily re-check (issue 5, item 3): a destination that was safe when the link was made may be listed as
+ * unsafe later. Every active link's destination is asked about again, in batches, and the links now listed are
+ * flagged, which puts the warning page in front of their visitors until the operator reviews them.
+ */
+import { checkAddress } from '../../domain/destination.js';
+import type { ActiveLink, LinkStore } from '../../store/ports.js';
+import type { Clock } from '../../tools/define-tool.js';
+import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
+
+/** The re-check's default interval. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the re-check needs of the links store. */
+export type RecheckLinks = Pick<LinkStore, 'findByCode' | 'setState' | 'activeDestinations'>;
+
+export interface RecheckResult {
+  /** Links whose destination every list answered for (or some list matched). */
+  checked: number;
+  /** Links flagged by this run. */
+  flagged: number;
+  /** Links left for the next run: a list failed, or the stored destination no longer parses. */
+  skipped: number;
+}
+
+export interface UnsafeRecheck {
+  /** Runs the re-check now (or joins the run under way). */
+  runNow(): Promise<RecheckResult>;
+  /** No more runs; resolves when the run under way (if any) has stopped after its current batch. */
+  stop(): Promise<void>;
+}
+
+export interface RecheckOptions {
+  store: { links: RecheckLinks };
+  check: Pick<UnsafeSitesCheck, 'lookupFresh'>;
+  clock: Clock;
+  /** Time between runs; the first run comes one interval after start, not at boot. Default a day. */
+  intervalMs?: number;
+  /** Links asked about per look-up; Safe Browsing takes up to 500 addresses a request. */
+  batchSize?: number;
+  log?: (line: string) => void;
+}
+
+/** Schedules the re-check every `intervalMs`; runs never overlap. */
+export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
+  const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = (line: string) => console.error(line) } = options;
+  const links = store.links;
+  let running: Promise<RecheckResult> | undefined;
+  let stopped = false;
+
+  async function flag(link: ActiveLink): Promise<boolean> {
+    // Read again: the owner may have changed the destination, or the operator disabled the link, meanwhile.
+    const now = await links.findByCode(link.code);
+    if (!now || now.state !== 'active' || now.destination !== link.destination) return false;
+    await links.setState(link.code, 'flagged', clock.now());
+    log(`Link ${link.code} flagged: its destination is now on a list of unsafe sites.`);
+    return true;
+  }
+
+  async function run(): Promise<RecheckResult> {
+    const result: RecheckResult = { checked: 0, flagged: 0, skipped: 0 };
+    for (let after = 0; !stopped; ) {
+      const batch = await links.activeDestinations(after, batchSize);
+      if (batch.length === 0) break;
+      after = batch[batch.length - 1]!.seq;
+      // Links sharing a destination share one look-up.
+      const byKey = new Map<string, ActiveLink[]>();
+      for (const link of batch) {
+        let key: string;
+        try {
+          key = lookupKeyOf(checkAddress(link.destination));
+        } catch {
+          result.skipped++;
+          continue;
+        }
+        byKey.set(key, [...(byKey.get(key) ?? []), link]);
+      }
+      const answer = await check.lookupFresh([...byKey.keys()]).catch(() => ({ unsafe: new Set<string>(), complete: false }));
+      for (const [key, group] of byKey) {
+        if (!answer.unsafe.has(key) && !answer.complete) {
+          result.skipped += group.length;
+          continue;
+        }
+        result.checked += group.length;
+        if (!answer.unsafe.has(key)) continue;
+        for (const link of group) if (await flag(link)) result.flagged++;
+      }
+      if (batch.length < batchSize) break;
+    }
+    return result;
+  }
+
+  function runNow(): Promise<RecheckResult> {
+    running ??= run().finally(() => (running = undefined));
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    runNow().then(
+      (result) => log(`Unsafe-site re-check: ${result.checked} links checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`),
+      (error: unknown) => log(`Unsafe-site re-check failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }, intervalMs);
+  // The schedule alone must not keep the process alive.
+  timer.unref();
+
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
