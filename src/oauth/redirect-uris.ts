@@ -5,9 +5,14 @@
  * free port at run time.
  */
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+// Schemes that run code, read local data or reach browser and system internals; a private-use scheme is an app's
+// own (`cursor:`, `com.example.app:`), never one of these.
 const NEVER_SCHEMES: ReadonlySet<string> = new Set([
   'javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ftp:', 'ws:', 'wss:', 'mailto:',
+  'chrome:', 'chrome-extension:', 'edge:', 'brave:', 'opera:', 'vivaldi:', 'view-source:', 'jar:', 'resource:',
+  'moz-extension:', 'safari-extension:', 'intent:', 'content:', 'smb:', 'tel:', 'sms:',
 ]);
+const NEVER_SCHEME_PREFIXES = ['ms-', 'x-apple-'];
 const MAX_LENGTH = 2000;
 
 function parse(uri: string): URL | null {
@@ -31,7 +36,9 @@ export function redirectUriProblem(uri: unknown): string | null {
   if (!url) return `${JSON.stringify(uri.slice(0, 100))} is not an absolute URI.`;
   if (url.hash !== '' || uri.includes('#')) return `${uri} has a fragment, which redirect URIs must not have.`;
   if (url.username !== '' || url.password !== '') return `${uri} carries credentials.`;
-  if (NEVER_SCHEMES.has(url.protocol)) return `${url.protocol} redirect URIs are not allowed.`;
+  if (NEVER_SCHEMES.has(url.protocol) || NEVER_SCHEME_PREFIXES.some((p) => url.protocol.startsWith(p))) {
+    return `${url.protocol} redirect URIs are not allowed.`;
+  }
   if (url.protocol === 'http:' && !isLoopback(url)) {
     return `${uri} is plain http on a host other than localhost, 127.0.0.1 or [::1]; use https.`;
   }
