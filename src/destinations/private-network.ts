@@ -10,6 +10,7 @@ import { Resolver } from 'node:dns/promises';
 import { fail } from '../errors.js';
 import type { CheckedDestination } from '../domain/destination.js';
 import { isPublicAddress } from './addresses.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { NetworkCheck } from './checker.js';
 
 const DETAIL = {
@@ -47,7 +48,7 @@ export function privateNetworkCheck(options: {
   // One try per server: the overall deadline below is the caller's budget, and retries would only overrun it.
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
   if (options.servers.length > 0) resolver.setServers(options.servers);
-  const cache = new Map<string, { verdict: Verdict; expires: number }>();
+  const cache = new LruCache<Verdict>(cacheSize, { now });
   // Checks of one host that overlap share one look-up, so a burst of links to a new site costs one query.
   const pending = new Map<string, Promise<Verdict>>();
 
@@ -60,24 +61,16 @@ export function privateNetworkCheck(options: {
     const answers = Promise.all([family(resolver.resolve4(host, { ttl: true })), family(resolver.resolve6(host, { ttl: true }))]);
     try {
       const { verdict, ttlMs } = judge(...(await Promise.race([answers, deadline])));
-      remember(host, verdict, now() + ttlMs);
+      cache.set(host, verdict, ttlMs);
       return verdict;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  function remember(host: string, verdict: Verdict, expires: number): void {
-    cache.delete(host);
-    if (cacheSize <= 0) return;
-    // A Map iterates in insertion order: the first key is the one cached longest ago.
-    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-    cache.set(host, { verdict, expires });
-  }
-
   async function verdictOf(host: string): Promise<Verdict> {
     const cached = cache.get(host);
-    if (cached && cached.expires > now()) return cached.verdict;
+    if (cached !== undefined) return cached;
     let running = pending.get(host);
     if (!running) {
       running = lookUp(host).finally(() => pending.delete(host));

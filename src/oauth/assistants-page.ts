@@ -4,7 +4,8 @@ import type { OAuthStore } from '../store/ports.js';
 import { escapeHtml, page } from '../web/layout.js';
 import type { SignedIn, WebSessions } from '../web/session.js';
 import { nav } from '../web/views/nav.js';
-import { clientLabel, PAGE_HEADERS, selfChosenName } from './consent-page.js';
+import { PAGE_HEADERS } from '../web/layout.js';
+import { clientLabel, selfChosenName } from './consent-page.js';
 import { redirectHostOf } from './redirect-uris.js';
 
 /** A metadata document client's self-chosen name, beside its host, marked unverified. */

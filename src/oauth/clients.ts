@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { sendOAuthError } from './http.js';
 import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
+import { FixedWindows } from '../support/fixed-windows.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { Clock } from '../tools/define-tool.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
 import {
@@ -24,34 +26,6 @@ export class TooManyFetches extends Error {
 
 const MINUTE_MS = 60_000;
 const FAILURES_IN_MEMORY = 1_000;
-const BUDGET_KEYS = 10_000;
-
-/** Fetches per key in fixed one-minute windows, on the service's clock. */
-class FetchBudget {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  /** Seconds to wait before `key` may fetch again, or null when it may now. */
-  wait(key: string, limit: number, now: number): number | null {
-    const window = this.windows.get(key);
-    if (!window || now - window.start >= MINUTE_MS || window.count < limit) return null;
-    return Math.max(1, Math.ceil((window.start + MINUTE_MS - now) / 1000));
-  }
-
-  take(key: string, now: number): void {
-    if (this.windows.size >= BUDGET_KEYS) for (const [k, w] of this.windows) if (now - w.start >= MINUTE_MS) this.windows.delete(k);
-    if (this.windows.size >= BUDGET_KEYS) this.windows.delete(this.windows.keys().next().value!);
-    const window = this.windows.get(key);
-    if (!window || now - window.start >= MINUTE_MS) this.windows.set(key, { start: now, count: 1 });
-    else window.count += 1;
-  }
-}
-
-/** A Map that keeps its newest `max` entries (insertion order; a read moves an entry to the end). */
-function boundedSet<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > max) map.delete(map.keys().next().value!);
-}
 
 /**
  * Finds the client a request names: a registration (`oc_…`), or a client ID metadata document.
@@ -64,10 +38,12 @@ function boundedSet<V>(map: Map<string, V>, key: string, value: V, max: number):
  */
 export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsStore; clock: Clock; documents: MetadataDocuments }) {
   const { oauth, settings, clock, documents } = deps;
-  const memory = new Map<string, OAuthClient>();
-  const failures = new Map<string, { message: string; until: number }>();
+  const now = () => clock.now().getTime();
+  const memory = new LruCache<OAuthClient>(DOCUMENTS_IN_MEMORY, { now });
+  const failures = new LruCache<string>(FAILURES_IN_MEMORY, { ttlMs: DOCUMENT_FAILURE_MEMORY_MS, now });
   const inFlight = new Map<string, Promise<OAuthClient>>();
-  const budget = new FetchBudget();
+  // Fetches per client address and in all, in fixed one-minute windows on the service's clock.
+  const budget = new FixedWindows(MINUTE_MS);
 
   const isFresh = (client: OAuthClient, now: number) => client.freshUntil !== null && Date.parse(client.freshUntil) > now;
 
@@ -81,11 +57,12 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
         ? await oauth.saveMetadataDocument({ id: clientId, name, redirectUris, metadata, freshUntil }, at)
         : { id: clientId, kind: 'metadata_document', secretHash: null, name, redirectUris, metadata, createdAt: at.toISOString(), freshUntil };
       failures.delete(clientId);
-      boundedSet(memory, clientId, client, DOCUMENTS_IN_MEMORY);
+      // Served from memory until the document's max-age runs out.
+      memory.set(clientId, client, Date.parse(freshUntil) - now());
       return client;
     } catch (error) {
       if (!(error instanceof MetadataDocumentError)) throw error;
-      boundedSet(failures, clientId, { message: error.message, until: clock.now().getTime() + DOCUMENT_FAILURE_MEMORY_MS }, FAILURES_IN_MEMORY);
+      failures.set(clientId, error.message);
       throw new UnknownClient(error.message);
     }
   }
@@ -103,24 +80,23 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
       }
       return client;
     }
-    const now = clock.now().getTime();
+    const at = now();
     const cached = memory.get(clientId);
-    if (cached && isFresh(cached, now)) {
-      boundedSet(memory, clientId, cached, DOCUMENTS_IN_MEMORY);
-      return cached;
-    }
-    if (cached) memory.delete(clientId);
+    if (cached) return cached;
     const kept = await oauth.client(clientId);
-    if (kept && kept.kind === 'metadata_document' && isFresh(kept, now)) return kept;
+    if (kept && kept.kind === 'metadata_document' && isFresh(kept, at)) return kept;
     const failed = failures.get(clientId);
-    if (failed && failed.until > now) throw new UnknownClient(failed.message);
+    if (failed !== undefined) throw new UnknownClient(failed);
     const running = inFlight.get(clientId);
     if (running) return running;
     const addressKey = `address:${from ?? 'internal'}`;
-    const wait = budget.wait(addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, now) ?? budget.wait('all', DOCUMENT_FETCHES_PER_MINUTE, now);
-    if (wait !== null) throw new TooManyFetches(wait);
-    budget.take(addressKey, now);
-    budget.take('all', now);
+    // Both allowances are looked at before either is used, so a refused fetch costs the address nothing.
+    for (const [key, limit] of [[addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE], ['all', DOCUMENT_FETCHES_PER_MINUTE]] as const) {
+      const left = budget.peek(key, limit, at);
+      if (!left.allowed) throw new TooManyFetches(left.resetSeconds);
+    }
+    budget.take(addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, at);
+    budget.take('all', DOCUMENT_FETCHES_PER_MINUTE, at);
     const fetching = fetchDocument(clientId, kept !== null).finally(() => inFlight.delete(clientId));
     inFlight.set(clientId, fetching);
     return fetching;

@@ -1,25 +1,12 @@
 import type { Response } from 'express';
 import type { OAuthClient } from '../store/ports.js';
-import { escapeHtml, page } from '../web/layout.js';
+import { escapeHtml, page, PAGE_HEADERS } from '../web/layout.js';
 import type { SignedIn } from '../web/session.js';
 import { nav } from '../web/views/nav.js';
 import type { AuthorizationRequest } from './authorize.js';
 import { isMetadataDocumentId } from './metadata-documents.js';
 import { redirectHostOf } from './redirect-uris.js';
 import { SCOPES } from './scopes.js';
-
-/**
- * The headers of the web app's pages (src/web/app.ts): no scripts, no framing (clickjacking), forms post only
- * here, no sniffing, no caching, the referrer kept on our own origin.
- */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-};
 
 /**
  * The CSP source of where the consent form's answer ends up. The form posts to our /authorize, which answers
@@ -105,7 +92,8 @@ export function consentPage(res: Response, input: { request: AuthorizationReques
     .map(([field, value]) => `<input type="hidden" name="${escapeHtml(field)}" value="${escapeHtml(value!)}">`)
     .join('');
   const target = formActionSource(request.redirectUri);
-  const csp = target === null ? CSP : CSP.replace("form-action 'self'", `form-action 'self' ${target}`);
+  const base = PAGE_HEADERS['Content-Security-Policy']!;
+  const csp = target === null ? base : base.replace("form-action 'self'", `form-action 'self' ${target}`);
   sendPage(
     res,
     200,

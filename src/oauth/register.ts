@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { newId } from '../domain/ids.js';
+import { FixedWindows } from '../support/fixed-windows.js';
 import type { Random } from '../domain/random.js';
 import type { ClientAddress } from '../client-address.js';
 import type { OAuthStore } from '../store/ports.js';
@@ -17,23 +18,6 @@ const HOUR_MS = 3_600_000;
 class InvalidMetadata extends Error {
   constructor(readonly error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) {
     super(description);
-  }
-}
-
-/** Registrations per client address in fixed hourly windows, on the service's clock. */
-class RegistrationBudget {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  take(address: string, now: number): number | null {
-    if (this.windows.size > 10_000) for (const [key, w] of this.windows) if (now - w.start >= HOUR_MS) this.windows.delete(key);
-    const window = this.windows.get(address);
-    if (!window || now - window.start >= HOUR_MS) {
-      this.windows.set(address, { start: now, count: 1 });
-      return null;
-    }
-    if (window.count >= REGISTRATIONS_PER_HOUR) return Math.ceil((window.start + HOUR_MS - now) / 1000);
-    window.count += 1;
-    return null;
   }
 }
 
@@ -88,13 +72,15 @@ export function registerRoutes(
   deps: { store: OAuthStore; clock: Clock; random: Random; clientAddress: ClientAddress },
 ): void {
   const { store, clock, random } = deps;
-  const budget = new RegistrationBudget();
+  // Registrations per client address in fixed hourly windows, on the service's clock.
+  const budget = new FixedWindows(HOUR_MS);
 
   async function register(req: Request, res: Response): Promise<void> {
     res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
     const now = clock.now();
-    const wait = budget.take(deps.clientAddress(req), now.getTime());
-    if (wait !== null) {
+    const taken = budget.take(deps.clientAddress(req), REGISTRATIONS_PER_HOUR, now.getTime());
+    const wait = taken.resetSeconds;
+    if (!taken.allowed) {
       res.set('Retry-After', String(wait));
       return sendOAuthError(res, 429, 'too_many_requests', `Too many registrations from this address; retry in ${wait} seconds.`);
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isbot } from 'isbot';
+import { LruCache } from '../support/lru-cache.js';
 
 /**
  * Whether a redirect counts as a click: a GET from a person's browser. Not counted: HEAD, prefetch and prerender
@@ -15,14 +16,11 @@ export function countsAsClick(req: IncomingMessage): boolean {
 }
 
 // isbot runs one large regular expression; the same few thousand User-Agent strings make most visits, so the
-// verdicts are remembered (a bounded map, emptied when full).
-const verdicts = new Map<string, boolean>();
+// verdicts are remembered.
+const verdicts = new LruCache<boolean>(10_000);
 
 function botAgent(agent: string): boolean {
   let bot = verdicts.get(agent);
-  if (bot === undefined) {
-    if (verdicts.size >= 10_000) verdicts.clear();
-    verdicts.set(agent, (bot = isbot(agent)));
-  }
+  if (bot === undefined) verdicts.set(agent, (bot = isbot(agent)));
   return bot;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isReservedWord } from '../domain/link-name.js';
+import { PAGE_HEADERS } from '../web/layout.js';
 import type { Store } from '../store/ports.js';
 import type { Clock } from '../tools/define-tool.js';
 import { ClickCounter } from './click-counter.js';
@@ -11,13 +12,8 @@ import { toApiError } from '../errors.js';
 import { linkResolver } from './resolve.js';
 
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{3,50})(\/qr)?$/;
-const PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
+// The service's page headers, but no referrer: the warning page's link leads off to the destination.
+const VISIT_PAGE_HEADERS = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Referrer-Policy': 'no-referrer' };
 
 /**
  * GET and HEAD `PUBLIC_URL/<code>`, `/<name>` and `/<code>/qr`, answered before Express: active links 302 at once,
@@ -67,7 +63,7 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string;
 }
 
 function sendPage(res: ServerResponse, status: number, html: string): boolean {
-  res.writeHead(status, PAGE_HEADERS);
+  res.writeHead(status, VISIT_PAGE_HEADERS);
   res.end(html);
   return true;
 }

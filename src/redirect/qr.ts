@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { LruCache } from '../support/lru-cache.js';
 
 export type QrFormat = 'svg' | 'png';
 
@@ -7,17 +8,16 @@ const MAX_CACHED = 2000;
 /**
  * QR codes of short addresses, by code (codes never change, so a printed code keeps working through renames and
  * destination changes). SVG by default; PNG on request. Drawing a PNG takes tens of milliseconds of the event
- * loop, so drawings are kept (they depend on the address alone) in a bounded map, emptied when full.
+ * loop, so drawings are kept (they depend on the address alone) in a bounded cache.
  */
 export class QrCodes {
-  private readonly drawn = new Map<string, { type: string; body: string | Buffer }>();
+  private readonly drawn = new LruCache<{ type: string; body: string | Buffer }>(MAX_CACHED);
 
   async of(text: string, format: QrFormat): Promise<{ type: string; body: string | Buffer }> {
     const key = `${format} ${text}`;
     let image = this.drawn.get(key);
     if (!image) {
       image = await draw(text, format);
-      if (this.drawn.size >= MAX_CACHED) this.drawn.clear();
       this.drawn.set(key, image);
     }
     return image;

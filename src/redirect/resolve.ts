@@ -14,18 +14,8 @@ export function linkResolver(store: Store, maxEntries?: number) {
   const otherWriters = store.watchOtherWriters();
   store.links.onChange((keys) => cache.forget(keys));
 
-  // Asking SQLite whether another process wrote costs a few microseconds; once per turn of the event loop is as
-  // exact (requests handled in one turn were all in flight together) and far cheaper under load.
-  let askedThisTurn = false;
-  const checkOtherWriters = () => {
-    if (askedThisTurn) return;
-    askedThisTurn = true;
-    setImmediate(() => (askedThisTurn = false));
-    if (otherWriters()) cache.clear();
-  };
-
   return async function resolve(key: string): Promise<RedirectTarget | null> {
-    checkOtherWriters();
+    if (otherWriters()) cache.clear();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     let record: LinkRecord | null = null;

@@ -7,19 +7,10 @@ import { dashboardPages } from './pages/dashboard.js';
 import { developerPages } from './pages/developers.js';
 import { teamPages } from './pages/teams.js';
 import { welcomePages } from './pages/welcome.js';
+import { PAGE_HEADERS } from './layout.js';
 import { render, type PageDeps } from './request.js';
 import type { WebSessions } from './session.js';
 import { html } from './views/html.js';
-
-/** No scripts, no framing, forms post only here, styles only inline: pages need nothing else. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-};
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out), the first step (/welcome), the

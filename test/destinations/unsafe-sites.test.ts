@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { checkAddress } from '../../src/domain/destination.js';
 import { unsafeSitesFromConfig } from '../../src/destinations/unsafe/from-config.js';
 import { lookupKeyOf, unsafeSitesCheck, type UnsafeSiteProvider } from '../../src/destinations/unsafe/provider.js';
-import { TtlCache } from '../../src/destinations/unsafe/ttl-cache.js';
+import { LruCache } from '../../src/support/lru-cache.js';
 
 /** A provider that answers from a set, or fails, or never answers, and counts the addresses it was asked about. */
 function fakeProvider(name: string, unsafe: string[] = []) {
@@ -122,13 +122,13 @@ describe('unsafeSitesCheck', () => {
   });
 });
 
-describe('TtlCache', () => {
+describe('LruCache', () => {
   it('holds nothing with a size or TTL of zero', () => {
     for (const [size, ttl] of [[0, 1000], [10, 0]] as const) {
-      const cache = new TtlCache<number>(size, ttl);
+      const cache = new LruCache<number>(size, { ttlMs: ttl });
       cache.set('k', 1);
       expect(cache.get('k')).toBeUndefined();
-      expect(cache.count).toBe(0);
+      expect(cache.size).toBe(0);
     }
   });
 });

@@ -6,7 +6,7 @@
 import type { CheckedDestination } from '../../domain/destination.js';
 import { fail, type ApiError } from '../../errors.js';
 import type { NetworkCheck } from '../checker.js';
-import { TtlCache } from './ttl-cache.js';
+import { LruCache } from '../../support/lru-cache.js';
 
 /** One list of unsafe sites. */
 export interface UnsafeSiteProvider {
@@ -63,7 +63,7 @@ export function lookupKeyOf(destination: CheckedDestination): string {
  */
 export function unsafeSitesCheck(providers: UnsafeSiteProvider[], options: UnsafeSitesOptions = {}): UnsafeSitesCheck {
   const { timeoutMs = 5000, retryAfterSeconds = 60, log = (line: string) => console.error(line) } = options;
-  const cache = new TtlCache<'safe' | 'unsafe'>(options.cacheSize ?? 10_000, options.ttlMs ?? 15 * 60_000, options.now);
+  const cache = new LruCache<'safe' | 'unsafe'>(options.cacheSize ?? 10_000, { ttlMs: options.ttlMs ?? 15 * 60_000, now: options.now });
   // A provider's outage is logged when it starts and when it ends, not on every refused link.
   const failing = new Set<string>();
 

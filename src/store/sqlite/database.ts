@@ -36,12 +36,18 @@ function migrate(db: Db): void {
 
 /**
  * Tells whether another connection (the operator CLI) committed since the last call, so caches of operator data
- * (limits, blocklist, links' states) can be dropped on the next request. A pragma read costs a few microseconds.
+ * (limits, blocklist, links' states) can be dropped on the next request. SQLite is asked at most once per turn of
+ * the event loop: a pragma read costs a few microseconds, and requests handled in one turn were all in flight
+ * together, so that is as exact as asking for each.
  */
 export function changeWatcher(db: Db): () => boolean {
   const read = db.prepare('PRAGMA data_version').pluck();
   let seen = read.get() as number;
+  let askedThisTurn = false;
   return () => {
+    if (askedThisTurn) return false;
+    askedThisTurn = true;
+    setImmediate(() => (askedThisTurn = false));
     const now = read.get() as number;
     if (now === seen) return false;
     seen = now;
