@@ -14,6 +14,7 @@ import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { sendJson, sendProblem } from './http-facade/problem.js';
+import { canAnswer, ClientGone } from './http-facade/read-body.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
@@ -90,7 +91,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       // The surfaces answer their own errors; what reaches here is a fault or a client gone mid-answer.
-      if (req.socket.destroyed || res.headersSent) return res.destroy();
+      if (error instanceof ClientGone) return void res.destroy();
+      if (!canAnswer(res)) {
+        console.error('Unexpected error after the answer began:', error);
+        return void res.destroy();
+      }
       sendProblem(res, error, config.publicUrl);
     });
   });

@@ -1,4 +1,6 @@
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { packageRoot } from './paths.js';
 
 /** Environment → validated, frozen configuration. Every variable is documented in the README's table. */
 const envSchema = z.object({
@@ -7,8 +9,8 @@ const envSchema = z.object({
   PUBLIC_URL: z
     .string()
     .url()
-    .default('http://localhost:3000')
-    .transform((url) => url.replace(/\/+$/, '')),
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
   ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
@@ -24,6 +26,7 @@ export interface Config {
   host: string | undefined;
   /** The service's own address, no trailing slash: `https://links.example.com`. */
   publicUrl: string;
+  /** Absolute: a relative DATABASE_PATH is taken from the installation (the folder of package.json), never the current folder. */
   databasePath: string;
   /** Browser origins allowed to call /mcp besides PUBLIC_URL's own (an MCP Inspector, say). */
   allowedOrigins: string[];
@@ -57,8 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL,
-    databasePath: e.DATABASE_PATH,
+    // Without PUBLIC_URL the service is reached where it listens, so PORT alone moves /mcp and the short links too.
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    databasePath: isAbsolute(e.DATABASE_PATH) ? e.DATABASE_PATH : resolve(packageRoot, e.DATABASE_PATH),
     allowedOrigins: list(e.ALLOWED_ORIGINS),
     trustedProxies: list(e.TRUST_PROXY),
     dnsServers: list(e.DNS_SERVERS),

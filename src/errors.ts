@@ -37,6 +37,7 @@ const catalogue = {
   method_not_allowed: [405, 'This method is not allowed here.'],
   conflict: [409, 'The request conflicts with the current state.'],
   gone: [410, 'Gone.'],
+  content_too_large: [413, 'The body is too large.'],
   unprocessable_content: [422, 'The request could not be processed.'],
   too_many_requests: [429, 'Too many requests.'],
   internal_server_error: [500, 'Something went wrong on our side.'],

@@ -1,12 +1,18 @@
+import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
+import { databaseLine } from './cli/database-line.js';
 import { loadConfig } from './config.js';
+import { guardProcess } from './process-guards.js';
 
 /** `npm start` and `shortlinks serve`: serve everything on one port until SIGINT or SIGTERM. */
 export async function serve(): Promise<void> {
+  guardProcess();
   const config = loadConfig();
+  const created = !existsSync(config.databasePath);
   const app = createApp(config);
   const address = await app.listen();
-  console.log(`shortlinks listening on ${address.address}:${address.port}, public address ${config.publicUrl}`);
+  console.log(`shortlinks serves ${config.publicUrl} (listening on ${address.address}:${address.port})`);
+  console.log(databaseLine(config.databasePath, created));
   const stop = async (signal: string) => {
     console.log(`${signal}: closing`);
     await app.close();

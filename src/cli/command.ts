@@ -7,9 +7,15 @@ export interface Outcome {
   text: string;
 }
 
+/** What a command may need besides the store: the configuration it runs under. */
+export interface CommandContext {
+  /** The service's own address, for the links a command prints (set-password links). */
+  publicUrl: string;
+}
+
 /** A command with its result type erased, so the dispatcher can hold every command in one table. */
 export interface Command {
-  execute(args: Args, store: Store): Promise<Outcome>;
+  execute(args: Args, store: Store, context: CommandContext): Promise<Outcome>;
 }
 
 /**
@@ -20,9 +26,18 @@ export function defineCommand<R extends object>(
   run: (args: Args, store: Store) => Promise<R>,
   text: (result: R) => string,
 ): Command {
+  // A wrapper, not `run` itself: many commands take an optional `now` third, which must never receive the context.
+  return defineContextCommand((args, store) => run(args, store), text);
+}
+
+/** defineCommand for a command that also needs the configuration it runs under. */
+export function defineContextCommand<R extends object>(
+  run: (args: Args, store: Store, context: CommandContext) => Promise<R>,
+  text: (result: R) => string,
+): Command {
   return {
-    async execute(args, store) {
-      const result = await run(args, store);
+    async execute(args, store, context) {
+      const result = await run(args, store, context);
       return { json: result, text: text(result) };
     },
   };

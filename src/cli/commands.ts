@@ -22,6 +22,9 @@ export const OPTIONS = {
   'changes-per-hour': { type: 'string' },
   'calls-per-minute': { type: 'string' },
   'reports-to-flag': { type: 'string' },
+  'established-after-hours': { type: 'string' },
+  'signups-per-hour': { type: 'string' },
+  'teams-per-hour': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -37,12 +40,14 @@ export interface CommandEntry {
   load?: () => Promise<Command>;
 }
 
-const LIMIT_FLAGS = ['team-links', 'per-hour', 'per-day', 'first-week-per-day', 'changes-per-hour', 'calls-per-minute', 'reports-to-flag'];
+const LIMIT_FLAGS = ['team-links', 'per-hour', 'per-day', 'first-week-per-day', 'changes-per-hour', 'calls-per-minute', 'reports-to-flag',
+  'established-after-hours', 'signups-per-hour', 'teams-per-hour'];
 
 // Dynamic imports: a command loads only its own module, which keeps every start short.
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { flags: [], positionals: [] },
   'person add': { flags: ['email', 'password', 'agree-terms'], positionals: [], load: async () => (await import('./person.js')).personAdd },
+  'person reset': { flags: ['email'], positionals: [], load: async () => (await import('./person.js')).personReset },
   'team add': { flags: ['name', 'owner'], positionals: [], load: async () => (await import('./team.js')).teamAdd },
   'member add': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberAdd },
   'member remove': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberRemove },
@@ -69,6 +74,10 @@ export const USAGE = `Usage: shortlinks <command> [--json]
 
   serve                                          run the server (PORT, DATABASE_PATH, ... from the environment)
   person add --email E [--password P] [--agree-terms]
+                                                 without --password, prints a one-time link (24 hours)
+                                                 where the person sets their password
+  person reset --email E                         a fresh set-password link; the old password, earlier
+                                                 links and the person's web sessions end
   team add --name N --owner E                    the owner becomes the team's first member
   member add --team TEAM_ID --email E
   member remove --team TEAM_ID --email E
@@ -76,18 +85,22 @@ export const USAGE = `Usage: shortlinks <command> [--json]
                                                  prints the token once; it is stored only as a hash
   token revoke TOKEN_ID
   link flag|disable|restore CODE                 restore also resolves the link's reports and reviews
-  reports list
+  reports list                                   marks reports of people not yet established (they do not count)
   reviews list
   block add|remove DOMAIN                        blocks the domain and its subdomains for new destinations
   block list
   limits show
   limits set [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
+             [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
 
   --json       print one JSON object (the record made or changed, with its id) instead of text
   -h, --help   print this help
 
-Commands work on DATABASE_PATH (default data/shortlinks.db), also while the server runs; the server applies
-every change on its next request. Exit status: 0 done, 1 refused (unknown email, team, token or code;
-a duplicate), 2 bad command line. Errors are one line on stderr, starting "shortlinks: ".
+Commands work on DATABASE_PATH (default data/shortlinks.db; a relative path is taken from the installation's
+folder, not the current one), also while the server runs; the server applies every change on its next request.
+Every command names the database it used ("database: <path>", or "created a new database at <path>" when there
+was none): in its output, or on stderr with --json. Links it prints start with PUBLIC_URL (default
+http://localhost:PORT). Exit status: 0 done, 1 refused (unknown email, team, token or code; a duplicate), 2 bad
+command line. Errors are one line on stderr, starting "shortlinks: ".
 `;

@@ -14,16 +14,22 @@ export const LIMIT_FLAGS = {
   'calls-per-minute': 'callsPerMinute',
   // Not in DECISIONS.md's list, which says the number of reporters that flags a link is configurable.
   'reports-to-flag': 'reportsToFlag',
+  'established-after-hours': 'establishedAfterHours',
+  'signups-per-hour': 'signupsPerHour',
+  'teams-per-hour': 'teamsPerHour',
 } as const satisfies Record<string, keyof Limits>;
 
 // Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
 // ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
 const MAX_LIMIT = 1_000_000_000;
+// A wait, not an allowance: zero is a real choice (a private instance where every member's reports count at once).
+const MAY_BE_ZERO: ReadonlySet<string> = new Set(['established-after-hours']);
 
 function parseLimit(flag: string, raw: string): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= 1 && value <= MAX_LIMIT)) {
-    throw usageError(`--${flag} must be a whole number from 1 to ${MAX_LIMIT}: ${quote(raw)}`);
+  const min = MAY_BE_ZERO.has(flag) ? 0 : 1;
+  if (!(value >= min && value <= MAX_LIMIT)) {
+    throw usageError(`--${flag} must be a whole number from ${min} to ${MAX_LIMIT}: ${quote(raw)}`);
   }
   return value;
 }

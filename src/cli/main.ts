@@ -3,7 +3,9 @@
  * The operator CLI (`npx shortlinks <command>`). Only the parser is loaded up front; the store, the config and
  * each command's module are imported once the command line is known to be good, and the server only for `serve`.
  */
+import { existsSync } from 'node:fs';
 import { USAGE } from './commands.js';
+import { databaseLine } from './database-line.js';
 import { CliError } from './errors.js';
 import { parseCommandLine } from './parse.js';
 
@@ -26,11 +28,19 @@ export async function run(argv: readonly string[]): Promise<number | null> {
     import('../store/sqlite/index.js'),
     entry.load(),
   ]);
-  const store = openSqliteStore(loadConfig().databasePath);
+  const { databasePath, publicUrl } = loadConfig();
+  const where = databaseLine(databasePath, !existsSync(databasePath));
+  const store = openSqliteStore(databasePath);
   try {
-    const outcome = await command.execute(args, store);
-    process.stdout.write(`${json ? JSON.stringify(outcome.json) : outcome.text}\n`);
+    const outcome = await command.execute(args, store, { publicUrl });
+    // With --json, stdout stays exactly one JSON object; the database is named on stderr instead.
+    if (json) process.stderr.write(`${where}\n`);
+    process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : `${where}\n${outcome.text}\n`);
     return 0;
+  } catch (error) {
+    // "no person has the email ..." most often means the wrong database: the one error line says which it was.
+    if (error instanceof CliError && error.exitCode === 1) throw new CliError(`${error.message} (${where})`, 1);
+    throw error;
   } finally {
     store.close();
   }

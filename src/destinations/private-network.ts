@@ -4,14 +4,14 @@
  * Out of scope on purpose: DNS rebinding, a name that resolves public now and private later. The service never
  * fetches a destination, it only sends browsers there, so a name repointed after the check reaches nothing of ours;
  * the check keeps links from being made into private networks as the name stands when the link is made or changed.
- * (The OAuth metadata fetcher, which does connect, checks the address it connects to instead.)
+ * (The OAuth metadata fetcher, which does connect, asks the same resolver and checks the addresses it connects to.)
  */
-import { Resolver } from 'node:dns/promises';
 import { fail } from '../errors.js';
 import type { CheckedDestination } from '../domain/destination.js';
 import { isPublicAddress } from './addresses.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { NetworkCheck } from './checker.js';
+import { dnsResolver, LookupFailed, type HostAnswer, type ResolveHost } from './resolver.js';
 
 const DETAIL = {
   private: "The destination's host name resolves to a private-network address, which is not reachable from the internet.",
@@ -26,10 +26,8 @@ const MAX_ANSWER_TTL_MS = 5 * 60_000;
 /** A missing name is kept briefly: it may be a site being set up right now. */
 const MISSING_TTL_MS = 60_000;
 
-type Verdict = 'public' | 'private' | 'missing';
-/** A look-up that could not be made (timeout, SERVFAIL, refused, ...): 503, and not cached. */
-class LookupFailed extends Error {}
-type Family = { addresses: Array<{ address: string; ttl: number }> } | { error: string };
+/** What a host name's answer means for a destination (or any address the service is asked to trust). */
+export type Verdict = 'public' | 'private' | 'missing';
 
 /**
  * Resolves a destination's host (A and AAAA) and refuses it with 400 `private_destination` when any address is
@@ -44,28 +42,18 @@ export function privateNetworkCheck(options: {
   cacheSize?: number;
   now?: () => number;
 }): NetworkCheck {
-  const { timeoutMs, cacheSize = 10_000, now = Date.now } = options;
-  // One try per server: the overall deadline below is the caller's budget, and retries would only overrun it.
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (options.servers.length > 0) resolver.setServers(options.servers);
+  const { cacheSize = 10_000, now = Date.now } = options;
+  const resolve: ResolveHost = dnsResolver(options);
   const cache = new LruCache<Verdict>(cacheSize, { now });
   // Checks of one host that overlap share one look-up, so a burst of links to a new site costs one query.
   const pending = new Map<string, Promise<Verdict>>();
 
   async function lookUp(host: string): Promise<Verdict> {
-    // c-ares's timeout is per server and per try; the deadline bounds the whole look-up, both families together.
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LookupFailed('ETIMEOUT')), timeoutMs);
-    });
-    const answers = Promise.all([family(resolver.resolve4(host, { ttl: true })), family(resolver.resolve6(host, { ttl: true }))]);
-    try {
-      const { verdict, ttlMs } = judge(...(await Promise.race([answers, deadline])));
-      cache.set(host, verdict, ttlMs);
-      return verdict;
-    } finally {
-      clearTimeout(timer);
-    }
+    const answer = await resolve(host);
+    const verdict = judge(answer);
+    const ttlMs = verdict === 'missing' ? MISSING_TTL_MS : Math.min(MAX_ANSWER_TTL_MS, ...answer.addresses.map(({ ttl }) => ttl * 1000));
+    cache.set(host, verdict, ttlMs);
+    return verdict;
   }
 
   async function verdictOf(host: string): Promise<Verdict> {
@@ -94,27 +82,15 @@ export function privateNetworkCheck(options: {
   };
 }
 
-/** One family's answer: its addresses, or the resolver's error code (ENODATA: none of that type). */
-async function family(query: Promise<Array<{ address: string; ttl: number }>>): Promise<Family> {
-  try {
-    return { addresses: await query };
-  } catch (error) {
-    return { error: String((error as NodeJS.ErrnoException).code ?? 'EUNKNOWN') };
-  }
-}
-
 /**
- * Combines the A and AAAA answers. A private address settles it even when the other family failed; otherwise a
- * failure throws (the other family might have held a private address), and no address at all means no such name.
+ * Judges the A and AAAA answers together. A private address settles it even when the other family failed;
+ * otherwise a failure throws LookupFailed (the other family might have held a private address), and no address
+ * at all means no such name.
  */
-function judge(...families: Family[]): { verdict: Verdict; ttlMs: number } {
-  const found = families.flatMap((answer) => ('addresses' in answer ? answer.addresses : []));
-  const ttlMs = Math.min(MAX_ANSWER_TTL_MS, ...found.map(({ ttl }) => ttl * 1000));
-  if (found.some(({ address }) => !isPublicAddress(address))) return { verdict: 'private', ttlMs };
-  const failed = families.find((answer) => 'error' in answer && answer.error !== 'ENODATA' && answer.error !== 'ENOTFOUND');
-  if (failed) throw new LookupFailed('error' in failed ? failed.error : '');
-  if (found.length === 0) return { verdict: 'missing', ttlMs: MISSING_TTL_MS };
-  return { verdict: 'public', ttlMs };
+export function judge(answer: HostAnswer): Verdict {
+  if (answer.addresses.some(({ address }) => !isPublicAddress(address))) return 'private';
+  if (answer.failure !== null) throw new LookupFailed(answer.failure);
+  return answer.addresses.length === 0 ? 'missing' : 'public';
 }
 
 function unavailable(field: string) {

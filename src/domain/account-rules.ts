@@ -2,6 +2,7 @@
  * Rules for what people type about themselves and their teams, shared by the operator CLI and the web app so both
  * accept exactly the same values.
  */
+import { hasHiddenCharacters } from './hidden-characters.js';
 
 // Deliberately loose: one "@" with something on each side and no spaces. Whether the address receives mail is
 // for the sign-in flow to find out, not for a regular expression.
@@ -23,11 +24,12 @@ export function passwordFits(password: string): boolean {
 }
 
 export const MAX_TEAM_NAME = 100;
-// Control characters would garble every list and page that shows the name.
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** A team name as stored (trimmed), or null unless it is 1 to 100 characters without control characters. */
+/**
+ * A team name as stored (trimmed), or null unless it is 1 to 100 characters without control or bidirectional
+ * formatting characters (they would garble or disguise every list and page that shows the name).
+ */
 export function teamNameOrNull(raw: string): string | null {
   const name = raw.trim();
-  return name === '' || name.length > MAX_TEAM_NAME || CONTROL.test(name) || !name.isWellFormed() ? null : name;
+  return name === '' || name.length > MAX_TEAM_NAME || hasHiddenCharacters(name) ? null : name;
 }

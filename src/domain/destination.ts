@@ -5,7 +5,7 @@
 import { domainToASCII } from 'node:url';
 import { fail } from '../errors.js';
 
-/** The longest destination accepted, in UTF-16 code units of the string as sent (spec section 8). */
+/** The longest destination accepted, in UTF-16 code units, both as sent and as stored (spec section 8). */
 export const MAX_DESTINATION_LENGTH = 2048;
 
 // Characters that make domainToASCII parse its input as a URL host: it silently cuts "a.b/c" to "a.b" and
@@ -29,6 +29,8 @@ const PRIVATE_SUFFIXES: ReadonlySet<string> = new Set(['localhost', 'local', 'in
 /** The sentences shown to a person; each names the rule, never echoes the input. */
 const DETAIL = {
   tooLong: 'The destination is longer than 2,048 characters.',
+  tooLongWritten: 'The destination is longer than 2,048 characters once written as a web address (characters ' +
+    'outside ASCII count in their percent-encoded form).',
   spaces: 'The destination must not start or end with spaces.',
   notUrl: 'The destination is not a valid web address.',
   notHttps: 'The destination must be an https address.',
@@ -53,7 +55,11 @@ export interface DestinationPolicy {
   blocked: ReadonlySet<string>;
 }
 
-/** A destination that passed: the address as the WHATWG parser serialized it, and its normalized host name. */
+/**
+ * A destination that passed: the address as the WHATWG parser serialized it, and its normalized host name.
+ * `url.href` is what is stored, listed, shown and redirected to, so what a person reads is where the link goes
+ * (`https://evil.example\@bank.example/` is `https://evil.example/@bank.example/`).
+ */
 export interface CheckedDestination {
   url: URL;
   host: string;
@@ -145,6 +151,8 @@ function parseHttpsAddress(raw: string, field: string): URL {
   // "https://google.com@evil.example" goes to evil.example: a phishing trick, never needed for a public page.
   if (hasUserinfo(url, raw)) throw invalid(DETAIL.userinfo);
   if (url.hostname.replace(/\.$/, '') === '') throw invalid(DETAIL.noHost);
+  // The serialization is what is stored (IDN as punycode, other characters percent-encoded): it too must fit.
+  if (url.href.length > MAX_DESTINATION_LENGTH) throw invalid(DETAIL.tooLongWritten);
   return url;
 }
 

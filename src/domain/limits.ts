@@ -14,8 +14,17 @@ export interface Limits {
   changesPerHour: number;
   /** Calls per person per minute, shared by every token, assistant session and the dashboard. */
   callsPerMinute: number;
-  /** Reports from this many different people flag a link. */
+  /** Reports from this many different established people flag a link. */
   reportsToFlag: number;
+  /**
+   * Hours after sign-up before a person who agreed to the terms and belongs to a team is established, so that their
+   * reports count towards flagging (people the operator added count at once).
+   */
+  establishedAfterHours: number;
+  /** Accounts made by sign-up per client address (an IPv6 address's /64) per hour. */
+  signupsPerHour: number;
+  /** Teams made in the web app per client address, and per person, per hour. */
+  teamsPerHour: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -26,6 +35,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   changesPerHour: 60,
   callsPerMinute: 600,
   reportsToFlag: 3,
+  establishedAfterHours: 72,
+  signupsPerHour: 10,
+  teamsPerHour: 10,
 });
 
 export const HOUR_MS = 3_600_000;

@@ -10,7 +10,7 @@ const RESERVED_WORDS = new Set([
   'admin', 'operator', 'welcome', 'teams', 'team', 'links', 'link', 'tokens', 'token', 'settings', 'account',
   'authorize', 'register', 'revoke', 'consent', 'callback', 'openapi', 'openapi-json', 'favicon', 'favicon-ico',
   'robots', 'robots-txt', 'sitemap', 'terms', 'privacy', 'about', 'help', 'support', 'status', 'qr', 'www',
-  'assistants', 'connected', 'public', 'shortlinks', 'null', 'undefined',
+  'assistants', 'connected', 'public', 'shortlinks', 'null', 'undefined', 'set-password',
 ]);
 
 const NAME_PATTERN = /^[a-z0-9_-]{3,50}$/;

@@ -1,5 +1,6 @@
 import { errorCatalogue, statusOf, type ErrorCode } from '../errors.js';
-import type { Tool } from '../tools/define-tool.js';
+import { describeTool, type Tool } from '../tools/define-tool.js';
+import { DEFAULT_LIMITS } from '../domain/limits.js';
 import { tools } from '../tools/index.js';
 import { inputJsonSchema, outputJsonSchema } from '../tools/json-schema.js';
 
@@ -44,7 +45,7 @@ function errorResponse(tool: Tool, status: number, codes: ErrorCode[]): Json {
 
 /** The POST operation of one tool; its schemas live under components (named after the operation) so code
  * generators get stable type names. */
-function operationOf(tool: Tool, operation: string): Json {
+function operationOf(tool: Tool, operation: string, publicUrl: string): Json {
   const responses: Json = {
     '200': {
       description: 'Success.',
@@ -56,7 +57,8 @@ function operationOf(tool: Tool, operation: string): Json {
   return {
     operationId: operation,
     summary: tool.title,
-    description: tool.description,
+    // Built once at start, so the limits named are the defaults (said so in info.description).
+    description: describeTool(tool, { publicUrl, limits: DEFAULT_LIMITS }),
     'x-mcp-tool': tool.name,
     parameters: tool.idempotent ? [ref('parameters', 'Idempotency-Key')] : [],
     requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${operation}Request`) } } },
@@ -102,11 +104,14 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
     info: {
       title: 'shortlinks API',
       version: '1',
-      description: 'Short links for people, scripts and AI assistants. Every operation is a POST with a JSON body.',
+      description:
+        'Short links for people, scripts and AI assistants. Every operation is a POST with a JSON body. Limits ' +
+        "named in descriptions are the defaults; this service's operator may set others, and a refused call " +
+        'names the limit in force.',
     },
     servers: [{ url: `${publicUrl}/v1` }],
     security: [{ bearer: [] }],
-    paths: Object.fromEntries(operations.map(([op, tool]) => [`/${op}`, { post: operationOf(tool, op) }])),
+    paths: Object.fromEntries(operations.map(([op, tool]) => [`/${op}`, { post: operationOf(tool, op, publicUrl) }])),
     components: {
       securitySchemes: {
         bearer: {

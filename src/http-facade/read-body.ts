@@ -1,12 +1,30 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from '../errors.js';
 
 /** The largest body taken: 50 createLinks items of 2,048-character destinations fit several times over. */
 export const MAX_BODY_BYTES = 512 * 1024;
 
+/** How much of a refused body is still read (and thrown away) so the 413 reaches the client, and for how long. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/** The client hung up before its body was read: there is nobody to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('The client hung up before its request body was read.');
+  }
+}
+
+/** True while an answer can still be written: headers not sent and the connection still open. */
+export function canAnswer(res: ServerResponse): boolean {
+  const socket = res.socket;
+  return !res.headersSent && !res.destroyed && socket !== null && !socket.destroyed;
+}
+
 /**
  * Reads a request's JSON object body. Anything else (another content type, malformed JSON, a JSON value that is
- * not an object, a body over the size cap) is 400 `bad_request`, and nothing else has happened yet.
+ * not an object) is 400 `bad_request`, a body over the size cap 413 `content_too_large`, and nothing else has
+ * happened yet.
  */
 export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -26,25 +44,60 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
   return body as Record<string, unknown>;
 }
 
-/** The body as UTF-8 text, refused (400 `bad_request`) past `limit` bytes or when it is not valid UTF-8. */
-export async function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+/**
+ * The body as UTF-8 text: 413 `content_too_large` past `limit` bytes, 400 `bad_request` when it is not valid UTF-8,
+ * `ClientGone` when the client hangs up. It listens rather than iterating, because leaving an async iterator early
+ * destroys the request, and a destroyed request has no socket left to answer on (that once ended the process).
+ */
+export function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    discard(req);
+    return Promise.reject(tooLarge(limit));
   }
-  const bytes = Buffer.concat(chunks);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw fail('bad_request', 'The body is not valid UTF-8.');
-  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      discard(req);
+      reject(tooLarge(limit));
+    };
+    const onEnd = () => {
+      stop();
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(fail('bad_request', 'The body is not valid UTF-8.'));
+      }
+    };
+    const onGone = () => {
+      stop();
+      reject(new ClientGone());
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
+  });
+}
+
+/**
+ * Reads and drops the rest of a refused body, so the client, still sending, is not cut off before it reads the
+ * answer; past a bound of bytes or time the connection is closed instead.
+ */
+function discard(req: IncomingMessage): void {
+  let dropped = 0;
+  const timer = setTimeout(() => req.destroy(), DRAIN_MS).unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_BYTES) req.destroy();
+  });
+  req.on('error', () => {}); // a client that hangs up while its body is dropped has nobody to tell
+  req.on('close', () => clearTimeout(timer));
+  req.resume();
 }
 
 function tooLarge(limit: number) {
-  return fail('bad_request', `The body is larger than ${limit / 1024} KiB.`);
+  const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
+  return fail('content_too_large', `The body is larger than ${size}.`);
 }

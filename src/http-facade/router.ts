@@ -6,7 +6,7 @@ import { toolForOperation } from '../tools/index.js';
 import type { Gate } from '../auth/gate.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
 import { sendJson, sendProblem } from './problem.js';
-import { readJsonObject } from './read-body.js';
+import { canAnswer, ClientGone, readJsonObject } from './read-body.js';
 
 const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
 
@@ -34,7 +34,7 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
       sendJson(res, answer.status, answer.body, answer.status >= 400 ? 'application/problem+json' : undefined);
     } catch (error) {
       // A caller that hung up mid-body has nobody to answer.
-      if (!req.socket.destroyed) sendProblem(res, error, publicUrl);
+      if (!(error instanceof ClientGone) && canAnswer(res)) sendProblem(res, error, publicUrl);
     }
     return true;
   };

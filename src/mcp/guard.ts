@@ -1,12 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** Hostnames that always mean this machine; a DNS-rebinding page cannot make a browser send them as its Host. */
+const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
+
 /**
  * DNS-rebinding protection and CORS for /mcp. `Host` must be the public address's host (a rebinding page cannot
- * forge it); a browser's `Origin`, when present, must be the public address or an operator-allowed origin.
- * Clients send no cookies (they authenticate with a bearer token), so any origin may read the CORS answers.
+ * forge it), or, when PUBLIC_URL is a loopback address, any loopback spelling of it with the same port; a browser's
+ * `Origin`, when present, must be one of those origins or an operator-allowed one. Clients send no cookies (they
+ * authenticate with a bearer token), so any origin may read the CORS answers.
  */
 export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
   const own = new URL(publicUrl);
+  const hosts = ownHosts(own);
   // URL.host is lowercase and leaves out the scheme's default port, so a Host header is compared the same way.
   const hostOf = (header: string | undefined) => {
     try {
@@ -15,7 +20,7 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
       return null;
     }
   };
-  const origins = new Set([own.origin, ...allowedOrigins.map((origin) => new URL(origin).origin)]);
+  const origins = new Set([...hosts.map((host) => `${own.protocol}//${host}`), ...allowedOrigins.map((origin) => new URL(origin).origin)]);
 
   return {
     /** Sets the CORS headers; answers a preflight or a refused request itself and returns true when it did. */
@@ -33,14 +38,29 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
         res.end();
         return true;
       }
+      const host = hostOf(req.headers.host);
       const origin = req.headers.origin;
-      if (hostOf(req.headers.host) !== own.host || (origin !== undefined && !origins.has(origin))) {
-        res.statusCode = 403;
-        res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this Host or Origin is not allowed.' }, id: null }));
-        return true;
+      if (host === null || !hosts.includes(host)) {
+        return refuse(res, `Forbidden: this server's PUBLIC_URL is ${publicUrl}, but the request was sent to Host ${JSON.stringify(req.headers.host ?? '')}. Connect to ${publicUrl}/mcp, or set PUBLIC_URL to the address clients use.`);
+      }
+      if (origin !== undefined && !origins.has(origin)) {
+        return refuse(res, `Forbidden: the Origin ${JSON.stringify(origin)} is not allowed; it must be ${own.origin} or one listed in ALLOWED_ORIGINS.`);
       }
       return false;
     },
   };
+}
+
+/** The Host values that reach this service: PUBLIC_URL's, and every loopback spelling of it when it is loopback. */
+function ownHosts(own: URL): string[] {
+  if (!LOOPBACK_HOSTNAMES.includes(own.hostname)) return [own.host];
+  const port = own.port === '' ? '' : `:${own.port}`;
+  return LOOPBACK_HOSTNAMES.map((hostname) => `${hostname}${port}`);
+}
+
+function refuse(res: ServerResponse, message: string): true {
+  res.statusCode = 403;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  return true;
 }

@@ -4,11 +4,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Gate, McpCaller } from '../auth/gate.js';
-import { fail, toApiError } from '../errors.js';
+import { ApiError, fail, toApiError } from '../errors.js';
 import { bearerChallenge, missingScope } from '../oauth/challenge.js';
 import { oauthAddresses } from '../oauth/settings.js';
 import { sendProblem } from '../http-facade/problem.js';
-import { readText } from '../http-facade/read-body.js';
+import { canAnswer, ClientGone, readText } from '../http-facade/read-body.js';
 import type { Caller, ToolContext } from '../tools/define-tool.js';
 import { mcpGuard } from './guard.js';
 import { createMcpServer } from './server.js';
@@ -48,10 +48,11 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
     let body: unknown;
     try {
       body = req.method === 'POST' ? JSON.parse(await readText(req, MAX_BODY_BYTES)) : undefined;
-    } catch {
-      // A body that is not JSON, too large, or cut off by a client that hung up.
-      if (!req.socket.destroyed) rpcError(res, 400, -32700, 'Parse error: the body is not JSON of at most 4 MiB.');
-      return;
+    } catch (error) {
+      if (error instanceof ClientGone || !canAnswer(res)) return;
+      const tooLarge = error instanceof ApiError && error.code === 'content_too_large';
+      if (tooLarge) return rpcError(res, 413, -32600, error.message);
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
     }
     // An assistant's token covers the tools of its scopes; a call beyond them is a step-up challenge (R4).
     const needed = auth.clientId === PERSONAL ? null : missingScope(body, auth.scopes);

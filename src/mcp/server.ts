@@ -11,22 +11,25 @@ import type { Caller, ToolContext } from '../tools/define-tool.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
 import { confirmWithPerson } from './confirm.js';
+import { instructionsFor } from './instructions.js';
 import { answersObject, mcpToolList } from './tool-list.js';
+import { toolResult } from './tool-result.js';
 
 export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
 
-const INSTRUCTIONS =
-  'Short links for the signed-in person\'s teams. Start with myTeams to find a team id. Links are reached by their ' +
-  '7-character code. Always ask the person before deleting a link.';
-
 /**
  * One MCP server (one per session), answering tools/list from the registry and tools/call through the same
- * `run` the HTTP API uses. A failed call is an `isError` result carrying the HTTP API's problem (status, code,
- * detail, field) as JSON text.
+ * `run` the HTTP API uses. tools/list is described with the limits in force at the time of the request. A
+ * successful call answers the structured result, its JSON as text and the addresses of any links in it. A failed
+ * call is an `isError` result carrying the HTTP API's problem (status, code, detail, field) as JSON text.
  */
 export function createMcpServer(ctx: ToolContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList() }));
+  const { publicUrl } = ctx.config;
+  const instructions = instructionsFor(publicUrl);
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: mcpToolList({ publicUrl, limits: ctx.store.settings.limits() }),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -39,9 +42,9 @@ export function createMcpServer(ctx: ToolContext): Server {
       }
       const result = await tool.run(input as never, caller, ctx);
       const structured = (answersObject(tool) ? result : { result }) as Record<string, unknown>;
-      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+      return toolResult(structured, publicUrl);
     } catch (error) {
-      return toolError(error, ctx.config.publicUrl);
+      return toolError(error, publicUrl);
     }
   });
   return server;

@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { Tool } from '../tools/define-tool.js';
+import { describeTool, type DescriptionFacts, type Tool } from '../tools/define-tool.js';
 import { tools } from '../tools/index.js';
 import { inputJsonSchema, outputJsonSchema } from '../tools/json-schema.js';
 
@@ -16,13 +16,13 @@ const confirmParam = {
     'elicitation are asked directly instead.',
 };
 
-function describe(tool: Tool): McpTool {
+function describe(tool: Tool, facts: DescriptionFacts): McpTool {
   const input = inputJsonSchema(tool) as McpTool['inputSchema'];
   const output = outputJsonSchema(tool);
   return {
     name: tool.name,
     title: tool.title,
-    description: tool.description,
+    description: describeTool(tool, facts),
     inputSchema: tool.confirmation
       ? { ...input, properties: { ...input.properties, confirm: confirmParam } }
       : input,
@@ -33,9 +33,14 @@ function describe(tool: Tool): McpTool {
   };
 }
 
-let listed: McpTool[] | null = null;
+let listed: { key: string; tools: McpTool[] } | null = null;
 
-/** The `tools/list` answer: the registry, described once. */
-export function mcpToolList(): McpTool[] {
-  return (listed ??= tools.map(describe));
+/**
+ * The `tools/list` answer. Descriptions name the address and the limits in force, which `limits set` changes
+ * while the server runs, so the list is described again whenever they differ from the last time.
+ */
+export function mcpToolList(facts: DescriptionFacts): McpTool[] {
+  const key = JSON.stringify([facts.publicUrl, facts.limits]);
+  if (listed?.key !== key) listed = { key, tools: tools.map((tool) => describe(tool, facts)) };
+  return listed.tools;
 }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { neutralized } from '../domain/hidden-characters.js';
 import type { OAuthClient } from '../store/ports.js';
 import { escapeHtml, page, PAGE_HEADERS } from '../web/layout.js';
 import type { SignedIn } from '../web/session.js';
@@ -62,13 +63,14 @@ export function refusedRequestPage(res: Response, input: { message: string; erro
  */
 export function clientLabel(client: Pick<OAuthClient, 'id' | 'name'>): string {
   if (isMetadataDocumentId(client.id)) return new URL(client.id).host;
-  if (client.name) return client.name;
+  // Names with hidden characters are refused when given; one stored before that rule is shown defused.
+  if (client.name) return neutralized(client.name);
   return 'An application that gave no name';
 }
 
 /** The unchecked name a metadata document gives its client, as a clause ("calls itself …"), or ''. */
 export function selfChosenName(client: Pick<OAuthClient, 'id' | 'name'>): string {
-  return isMetadataDocumentId(client.id) && client.name ? `calls itself “${client.name}”` : '';
+  return isMetadataDocumentId(client.id) && client.name ? `calls itself “${neutralized(client.name)}”` : '';
 }
 
 /**

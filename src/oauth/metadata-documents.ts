@@ -1,7 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkDestination } from '../domain/destination.js';
-import { dnsResolve, publicOnlyLookup, type Resolve } from './public-addresses.js';
+import { hasHiddenCharacters } from '../domain/hidden-characters.js';
+import { dnsResolver } from '../destinations/resolver.js';
+import { publicOnlyLookup, resolveWith, type Resolve } from './public-addresses.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
 /**
@@ -20,7 +22,10 @@ export interface MetadataDocumentOptions {
   testOnlyAllowLoopbackHttp?: boolean;
   timeoutMs?: number;
   maxBytes?: number;
-  /** Resolves a host name (DNS by default); tests inject one. */
+  /**
+   * Resolves a host name: the server passes its `DNS_SERVERS` resolver (resolveWith(dnsResolver(...))), the one
+   * destinations are checked with; the system's resolvers when left out. Tests may inject one.
+   */
   resolve?: Resolve;
 }
 
@@ -50,7 +55,8 @@ export function isMetadataDocumentId(clientId: string): boolean {
 export function metadataDocuments(options: MetadataDocumentOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const publicLookup = publicOnlyLookup(options.resolve ?? dnsResolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`));
+  const resolve = options.resolve ?? resolveWith(dnsResolver({ servers: [], timeoutMs }));
+  const publicLookup = publicOnlyLookup(resolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`));
 
   /** Checks the id's shape and its host's rules; returns it parsed. */
   function checkId(clientId: string, blocked: ReadonlySet<string>): URL {
@@ -160,7 +166,12 @@ function checkDocument(clientId: string, document: unknown): Omit<FetchedClient,
   if (!Array.isArray(grants) || !grants.includes('authorization_code')) {
     throw new MetadataDocumentError('The document\'s grant_types must include authorization_code.');
   }
-  const name = typeof doc.client_name === 'string' && doc.client_name.trim() !== '' ? doc.client_name.trim().slice(0, 100) : null;
+  const given = typeof doc.client_name === 'string' ? doc.client_name.trim() : '';
+  // Shown beside the host on the consent and assistants pages, as registered names are: the same rule applies.
+  if (hasHiddenCharacters(given)) {
+    throw new MetadataDocumentError('The document\'s client_name must not contain control or bidirectional formatting characters.');
+  }
+  const name = given !== '' ? given.slice(0, 100) : null;
   const metadata: Record<string, unknown> = { client_id: clientId, redirect_uris: uris, token_endpoint_auth_method: 'none' };
   for (const key of ['client_name', 'client_uri', 'logo_uri', 'grant_types', 'response_types', 'scope', 'software_id', 'software_version']) {
     if (key in doc) metadata[key] = doc[key];

@@ -1,13 +1,29 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress } from '../destinations/addresses.js';
+import { judge } from '../destinations/private-network.js';
+import { LookupFailed, type ResolveHost } from '../destinations/resolver.js';
 
 // The ranges live with the destination checks, so the fetcher and the link rules never disagree on what is public.
 export { isPublicAddress };
 
 export type Resolve = (host: string) => Promise<Array<{ address: string; family: number }>>;
 
-export const dnsResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
+/**
+ * A Resolve on the service's resolver (`DNS_SERVERS`, `DNS_TIMEOUT_MS`), judged as destinations are: any
+ * private address is handed on (for the lookup below to refuse), a failed or timed-out look-up and a missing
+ * name are errors.
+ */
+export function resolveWith(resolveHost: ResolveHost): Resolve {
+  return async (host) => {
+    try {
+      const answer = await resolveHost(host);
+      if (judge(answer) === 'missing') throw new Error(`${host} has no address.`);
+      return answer.addresses;
+    } catch (error) {
+      throw error instanceof LookupFailed ? new Error(`${host} could not be looked up (${error.message}).`) : error;
+    }
+  };
+}
 
 /**
  * A `lookup` for node:http(s) that resolves the host and refuses it when any of its addresses is not public.

@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { newId } from '../domain/ids.js';
+import { hasHiddenCharacters } from '../domain/hidden-characters.js';
 import { FixedWindows } from '../support/fixed-windows.js';
 import type { Random } from '../domain/random.js';
 import type { ClientAddress } from '../client-address.js';
@@ -50,6 +51,10 @@ function checkMetadata(body: unknown): Record<string, unknown> & { redirect_uris
   const name = input.client_name;
   if (name !== undefined && (typeof name !== 'string' || name.length > 200)) {
     throw new InvalidMetadata('invalid_client_metadata', 'client_name must be a string of at most 200 characters.');
+  }
+  // The consent and assistants pages show the name: it must not hide or reorder what a person reads there.
+  if (typeof name === 'string' && hasHiddenCharacters(name.trim())) {
+    throw new InvalidMetadata('invalid_client_metadata', 'client_name must not contain control or bidirectional formatting characters.');
   }
   const metadata: Record<string, unknown> = {
     redirect_uris: uris,

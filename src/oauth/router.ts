@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Gate } from '../auth/gate.js';
 import { ApiError } from '../errors.js';
+import { dnsResolver } from '../destinations/resolver.js';
 import type { Random } from '../domain/random.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { WebSessions } from '../web/session.js';
@@ -12,6 +13,7 @@ import { oauthPage } from './consent-page.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { metadataDocuments, type MetadataDocumentOptions } from './metadata-documents.js';
+import { resolveWith } from './public-addresses.js';
 import { oauthModel } from './model.js';
 import { registerRoutes } from './register.js';
 import { revokeRoutes } from './revoke.js';
@@ -48,7 +50,9 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
   const { store, clock, config } = ctx;
   const { sessions, gate, random } = deps;
   const addresses = oauthAddresses(config.publicUrl);
-  const documents = metadataDocuments(deps.options?.metadataDocuments);
+  // Documents are fetched with the resolver destinations are checked with (DNS_SERVERS, DNS_TIMEOUT_MS).
+  const resolve = resolveWith(dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }));
+  const documents = metadataDocuments({ resolve, ...deps.options?.metadataDocuments });
   const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents });
   const modelDeps = { store: store.oauth, clock, random, clients, resource: addresses.resource };
   // Two instances: the token endpoint's model authenticates clients (getClient checks the secret), the
@@ -81,7 +85,8 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
       if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
       return oauthPage(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
     }
-    if (isClientError(error)) return oauthPage(res, 400, 'Not understood', 'The form was malformed or too large.');
+    const refused = parserRefusal(error);
+    if (refused) return oauthPage(res, refused.status, 'Not understood', refused.detail);
     console.error('Unexpected error in the OAuth routes:', error);
     oauthPage(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
   });
@@ -93,10 +98,11 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
   };
 }
 
-/** A body parser's refusal (malformed or over its size cap). */
-function isClientError(error: unknown): boolean {
+/** A body parser's refusal, with its own status: 413 for a body over the size cap, 400 for one it cannot read. */
+function parserRefusal(error: unknown): { status: number; detail: string } | null {
   const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 500;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  return { status, detail: status === 413 ? 'The body is too large.' : 'The body is malformed.' };
 }
 
 /** /token and /revoke answer JSON error objects (RFC 6749 §5.2), whatever went wrong. */
@@ -105,7 +111,9 @@ function tokenEndpointError(error: unknown, res: Response): void {
     if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
     return sendOAuthError(res, error.status, error.status === 429 ? 'too_many_requests' : 'invalid_request', error.message);
   }
-  if (isClientError(error)) return sendOAuthError(res, 400, 'invalid_request', 'The body is malformed or too large.');
+  // RFC 6749 §5.2: the token endpoint's errors are 400s, a body too large included.
+  const refused = parserRefusal(error);
+  if (refused) return sendOAuthError(res, 400, 'invalid_request', refused.detail);
   console.error('Unexpected error in the OAuth token endpoints:', error);
   sendOAuthError(res, 500, 'server_error', 'Something went wrong on our side; try again in a minute.');
 }

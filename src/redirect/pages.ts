@@ -2,7 +2,9 @@ import { escapeHtml, page } from '../web/layout.js';
 
 /** The pages a visitor sees instead of a redirect. Small, escaped, no scripts. */
 export function flaggedPage(destination: string): string {
-  const shown = escapeHtml(destination);
+  // Named as the redirect writes it, so the page reads as where "Continue" goes: destinations are stored in that
+  // form, and one stored as sent before that (`https://evil.example\@bank.example/`) is shown serialized too.
+  const shown = escapeHtml(new URL(destination).href);
   return page(
     'This link is under review',
     `<h1>This link is under review</h1>

@@ -15,6 +15,7 @@ export interface Store {
   settings: SettingsStore;
   idempotency: IdempotencyStore;
   webSessions: WebSessionStore;
+  passwordLinks: PasswordLinkStore;
   oauth: OAuthStore;
   /**
    * A new watcher that answers whether another process (the operator CLI) committed since it last asked, so a
@@ -80,7 +81,11 @@ export interface ActiveLink {
 }
 
 export interface PeopleStore {
-  add(input: { email: string; passwordHash: string | null; agreedTerms: boolean }, now: Date): Promise<Person>;
+  /** `addedByOperator` (the CLI's `person add`) makes the person established at once (see ModerationStore). */
+  add(
+    input: { email: string; passwordHash: string | null; agreedTerms: boolean; addedByOperator?: boolean },
+    now: Date,
+  ): Promise<Person>;
   get(id: string): Promise<Person | null>;
   findByEmail(email: string): Promise<Person | null>;
   /** The person and their password hash, for signing in; null when no one has that email. */
@@ -179,15 +184,30 @@ export interface Report {
   personId: string;
   reason: string;
   createdAt: string;
+  /** Whether the reporter is established now, so that the report counts towards flagging the link. */
+  counts: boolean;
 }
 
+/** A request to review a flagged link: like a report, with an optional reason. */
+export type ReviewRequest = Omit<Report, 'reason' | 'counts'> & { reason: string | null };
+
+/**
+ * Who counts when reports flag a link. Established: added by the operator, or signed up at least
+ * `establishedAfterHours` ago, agreed to the terms and a member of a team. Decided when reports are counted, so a
+ * reporter who becomes established later counts from then on.
+ */
+export type ReportRule = Pick<Limits, 'reportsToFlag' | 'establishedAfterHours'>;
+
 export interface ModerationStore {
-  /** One standing report per person and link; flags an active link once `threshold` people reported it. */
-  report(linkId: string, personId: string, reason: string, threshold: number, now: Date): Promise<LinkRecord>;
+  /**
+   * One standing report per person and link, kept whoever reports; flags an active link once `reportsToFlag`
+   * established people have reports standing against it.
+   */
+  report(linkId: string, personId: string, reason: string, rule: ReportRule, now: Date): Promise<LinkRecord>;
   /** 409 `conflict` unless the link is flagged. */
   askForReview(linkId: string, personId: string, reason: string | null, now: Date): Promise<LinkRecord>;
-  openReports(): Promise<Report[]>;
-  openReviews(): Promise<Array<Omit<Report, 'reason'> & { reason: string | null }>>;
+  openReports(rule: ReportRule, now: Date): Promise<Report[]>;
+  openReviews(): Promise<ReviewRequest[]>;
 }
 
 export interface SettingsStore {
@@ -213,6 +233,25 @@ export interface WebSessionStore {
   /** The session, unless it expired. */
   find(idHash: Buffer, now: Date): Promise<WebSession | null>;
   remove(idHash: Buffer): Promise<void>;
+}
+
+/** What a set-password link's token finds: the person it is for while it works, else why it does not. */
+export type PasswordLinkState = { kind: 'valid'; person: Person } | { kind: 'used' | 'expired' | 'unknown' };
+
+/** One-time links where a person sets their password (made by the operator CLI). Only the token's SHA-256 is stored. */
+export interface PasswordLinkStore {
+  /**
+   * A new link for the person, working until `expiresAt`; their earlier links stop working. With `reset`, their
+   * password and web sessions end too. Answers how many web sessions ended.
+   */
+  issue(
+    input: { personId: string; tokenHash: Buffer; expiresAt: Date; reset: boolean },
+    now: Date,
+  ): Promise<{ sessionsEnded: number }>;
+  /** What the token finds, changing nothing. */
+  find(tokenHash: Buffer, now: Date): Promise<PasswordLinkState>;
+  /** While the link works: spends it, sets the password hash and ends the person's web sessions, all at once. */
+  use(tokenHash: Buffer, passwordHash: string, now: Date): Promise<PasswordLinkState>;
 }
 
 export type IdempotencyBegin =

@@ -1,6 +1,18 @@
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 
+/** zod's own wording for a param left out ("Invalid input: expected string, received undefined") reads as a fault. */
+const MISSING = 'is required';
+
+/** Parses `value` with `schema`, or throws 400 `bad_request` naming the param at fault (`links[3].` as `prefix`). */
+export function parseParams<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const parsed = schema.safeParse(value, {
+    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
+  });
+  if (!parsed.success) throw badRequest(parsed.error, prefix);
+  return parsed.data;
+}
+
 /** The param at fault in a zod error, in the spec's notation: `links[3].name`, `limit`, or null for the body. */
 export function fieldOf(error: z.ZodError, prefix = ''): string | null {
   const issue = error.issues[0];
@@ -15,10 +27,15 @@ export function fieldOf(error: z.ZodError, prefix = ''): string | null {
 }
 
 /** 400 `bad_request` for a body or item that does not match its schema, naming the param at fault. */
-export function badRequest(error: z.ZodError, prefix = ''): ApiError {
+function badRequest(error: z.ZodError, prefix: string): ApiError {
   const field = fieldOf(error, prefix);
   const issue = error.issues[0];
-  const what = issue?.code === 'unrecognized_keys' ? 'is not a known param' : (issue?.message ?? 'is malformed');
-  const detail = field === null ? `The body ${what}.` : `${field}: ${what}.`;
+  const own = issue?.code === 'unrecognized_keys' ? 'is not a known param' : issue?.message === MISSING ? MISSING : null;
+  const detail =
+    field === null
+      ? `The body ${own ?? issue?.message ?? 'is malformed'}.`
+      : own !== null
+        ? `${field} ${own}.`
+        : `${field}: ${issue?.message ?? 'is malformed'}.`;
   return new ApiError('bad_request', detail.replace(/\.\.$/, '.'), field);
 }

@@ -5,6 +5,7 @@ import { teamToChange } from './access.js';
 import { checkName } from '../domain/link-name.js';
 import { checkNote } from '../domain/note.js';
 import type { Team } from '../store/ports.js';
+import { creationLimitsSentence } from './limit-words.js';
 
 export const newLinkFields = {
   destination: destinationParam,
@@ -22,11 +23,12 @@ export type NewLinkInput = { destination: string; name: string | null; note: str
 export async function makeLink(ctx: ToolContext, team: Team, input: NewLinkInput, prefix = ''): Promise<Link> {
   const name = checkName(input.name, `${prefix}name`);
   const note = checkNote(input.note, `${prefix}note`);
-  await ctx.destinations.check(input.destination, `${prefix}destination`);
+  // Stored as the parser serializes it, which is where the redirect goes, so lists and pages show that.
+  const destination = (await ctx.destinations.check(input.destination, `${prefix}destination`)).url.href;
   const limits = ctx.store.settings.limits();
   const teamCreatedAt = new Date(team.createdAt);
   const record = await ctx.store.links.create(
-    { teamId: team.id, teamCreatedAt, destination: input.destination, name, note },
+    { teamId: team.id, teamCreatedAt, destination, name, note },
     limits,
     ctx.clock.now(),
   );
@@ -37,10 +39,11 @@ export const createLink = defineTool({
   name: 'createLink',
   operation: 'createLink',
   title: 'Create a short link',
-  description:
-    'Makes a short link in a team: PUBLIC_URL/<code> (and PUBLIC_URL/<name> when a short link name is given) will ' +
-    'send visitors to the https destination. The code is random. A team holds at most 25 links and may make 20 an ' +
-    'hour and 100 a day (10 a day in its first week). Returns the new link.',
+  description: ({ publicUrl, limits }) =>
+    `Makes a short link in a team: ${publicUrl}/<code> (and ${publicUrl}/<name> when a short link name is given) ` +
+    `will send visitors to the https destination, and ${publicUrl}/<code>/qr is its QR code. The code is random. ` +
+    `${creationLimitsSentence(limits)} To make several links at once, use createLinks. Returns the new link; the ` +
+    "result's text also names its short addresses and QR code.",
   input: z.strictObject({ team: teamParam, ...newLinkFields }),
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

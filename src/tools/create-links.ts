@@ -4,7 +4,8 @@ import { linkSchema, teamParam } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { teamToChange } from './access.js';
 import { makeLink, newLinkFields } from './create-link.js';
-import { badRequest } from './bad-request.js';
+import { parseParams } from './bad-request.js';
+import { callsSentence, creationLimitsSentence } from './limit-words.js';
 
 export const MAX_LINKS_PER_CALL = 50;
 
@@ -23,10 +24,12 @@ export const createLinks = defineTool({
   name: 'createLinks',
   operation: 'createLinks',
   title: 'Create up to 50 short links',
-  description:
-    'Makes up to 50 links in one team, in order. Each item passes or fails on its own: a made item has its `link` ' +
-    'and status 200; a failed one has `link` null and the status, code and message createLink would have answered ' +
-    '(for example 409 team_full once the team holds 25 links). The call itself answers with every result.',
+  description: ({ limits }) =>
+    `Makes up to ${MAX_LINKS_PER_CALL} links in one team, in order, in one call. Each item passes or fails on its ` +
+    'own: a made item has its `link` and status 200; a failed one has `link` null and the status, code and message ' +
+    'createLink would have answered (for example 409 team_full once the team is full, or 429 limit_reached). ' +
+    `${creationLimitsSentence(limits)} ${callsSentence(limits)} The call itself answers with every result; its ` +
+    "text also names each made link's short addresses and QR code.",
   input: z.strictObject({
     team: teamParam,
     // Items are checked one by one (a malformed item fails alone), so the array takes any value here and the
@@ -45,9 +48,8 @@ export const createLinks = defineTool({
     for (const [index, raw] of links.entries()) {
       const prefix = `links[${index}].`;
       try {
-        const parsed = item.safeParse(raw);
-        if (!parsed.success) throw badRequest(parsed.error, prefix);
-        results.push({ link: await makeLink(ctx, team, parsed.data, prefix), status: 200, code: null, message: null });
+        const made = await makeLink(ctx, team, parseParams(item, raw, prefix), prefix);
+        results.push({ link: made, status: 200, code: null, message: null });
       } catch (error) {
         const failed = toApiError(error);
         if (failed.code === 'internal_server_error') throw error;

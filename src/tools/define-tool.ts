@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Cursors } from '../domain/cursor.js';
 import type { Store } from '../store/ports.js';
 import type { DestinationChecker } from '../destinations/checker.js';
+import type { Limits } from '../domain/limits.js';
 
 /** Who is calling: the person, and what their token (if any) limits them to. */
 export interface Caller {
@@ -48,8 +49,11 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   /** The HTTP operationId (`POST /v1/<operation>`), or null for a tool only assistants have. */
   operation: string | null;
   title: string;
-  /** Written for an assistant: what it does, when to use it, what it returns. */
-  description: string;
+  /**
+   * Written for an assistant: what it does, when to use it, what it returns. A function when it names the service's
+   * address or limits, since those are the operator's and `limits set` changes them while the server runs.
+   */
+  description: string | ((facts: DescriptionFacts) => string);
   input: I;
   output: O;
   annotations: ToolAnnotations;
@@ -63,6 +67,17 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
    */
   confirmation?: (input: z.output<I>, caller: Caller, ctx: ToolContext) => Promise<string>;
   run(input: z.output<I>, caller: Caller, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+/** What a description may name. */
+export interface DescriptionFacts {
+  /** `PUBLIC_URL`, or the placeholder itself in documents written before any service runs. */
+  publicUrl: string;
+  limits: Limits;
+}
+
+export function describeTool(tool: Tool, facts: DescriptionFacts): string {
+  return typeof tool.description === 'string' ? tool.description : tool.description(facts);
 }
 
 /** Typed identity, so each tool file infers its input and output types from its schemas. */

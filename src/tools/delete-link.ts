@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { codeParam } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToChange } from './access.js';
+import { changesSentence } from './limit-words.js';
 
 export const deleteLink = defineTool({
   name: 'deleteLink',
   operation: 'deleteLink',
   title: 'Delete a link',
-  description:
-    'Deletes a link, by code, for good: the short link answers "not found" at once, and its code and name are ' +
-    'never issued again. Always ask the person before deleting, naming the link and where it goes.',
+  description: ({ publicUrl, limits }) =>
+    `Deletes a link, by code, for good: ${publicUrl}/<code> and its name answer "not found" at once, and its code ` +
+    `and name are never issued again. ${changesSentence(limits)} Always ask the person before deleting, naming the ` +
+    'link and where it goes.',
   input: z.strictObject({ code: codeParam }),
   output: z.null(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -7,9 +7,10 @@ export const linkByCode = defineTool({
   name: 'linkByCode',
   operation: 'getLink',
   title: 'Link by code',
-  description:
-    'Reads one link of your teams by its 7-character code (the part after the service address in a short link). ' +
-    'A deleted link, or one outside your teams, is not found.',
+  description: ({ publicUrl }) =>
+    `Reads one link of your teams by its 7-character code (the part after ${publicUrl}/ in a short link). ` +
+    "A deleted link, or one outside your teams, is not found. The result's text also names the link's short " +
+    'addresses and QR code.',
   input: z.strictObject({ code: codeParam }),
   output: linkSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

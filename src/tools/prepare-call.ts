@@ -1,5 +1,5 @@
 import { fail } from '../errors.js';
-import { badRequest } from './bad-request.js';
+import { parseParams } from './bad-request.js';
 import { scopeOf, type Caller, type Tool } from './define-tool.js';
 
 /** How deep a body may nest; no param of any tool needs more than a few levels. */
@@ -15,9 +15,7 @@ export function prepareCall(tool: Tool, caller: Caller, params: unknown): unknow
     throw fail('insufficient_scope', `The token may not call ${tool.operation ?? tool.name}.`);
   }
   checkJsonValue(params);
-  const parsed = tool.input.safeParse(params);
-  if (!parsed.success) throw badRequest(parsed.error);
-  return parsed.data;
+  return parseParams(tool.input, params);
 }
 
 /**

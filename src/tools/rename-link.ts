@@ -4,15 +4,17 @@ import { defineTool } from './define-tool.js';
 import { linkToChange } from './access.js';
 import { checkName } from '../domain/link-name.js';
 import { assertChangeable } from '../domain/link-state.js';
+import { changesSentence } from './limit-words.js';
 
 export const renameLink = defineTool({
   name: 'renameLink',
   operation: 'renameLink',
   title: 'Rename a link',
-  description:
-    'Sets, changes or removes (null) the short link name of a link, by code. The old name stops working at once ' +
-    'and stays reserved for the team; the code and QR codes keep working. Not possible while the link is flagged ' +
-    'or disabled. Returns the link.',
+  description: ({ publicUrl, limits }) =>
+    `Sets, changes or removes (null) the short link name of a link, by code: the link is then also ${publicUrl}/<name>. ` +
+    'The old name stops working at once and stays reserved for the team; ' +
+    `${publicUrl}/<code> and its QR code keep working. Not possible while the link is flagged or disabled. ` +
+    `${changesSentence(limits)} Returns the link.`,
   input: z.strictObject({ code: codeParam, name: nameParam }),
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

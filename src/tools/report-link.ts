@@ -23,8 +23,8 @@ export const reportLink = defineTool({
     const link = await ctx.store.links.findByCode(code);
     if (!link) throw linkNotFound();
     if (caller.recordTeamId !== null && caller.recordTeamId !== link.teamId) throw outside();
-    const threshold = ctx.store.settings.limits().reportsToFlag;
-    await ctx.store.moderation.report(link.id, caller.personId, reason, threshold, ctx.clock.now());
+    // Every report is kept for the operator; only established reporters count towards flagging (ports.ts).
+    await ctx.store.moderation.report(link.id, caller.personId, reason, ctx.store.settings.limits(), ctx.clock.now());
     return { code, reported: true as const };
   },
 });

@@ -46,7 +46,7 @@ export const linkStateSchema = z.enum(LINK_STATES);
 export const linkSchema = z
   .object({
     id: z.string().meta({ description: '`link_…`' }),
-    code: z.string().meta({ description: '7 characters; the short link is PUBLIC_URL/<code>.' }),
+    code: z.string().meta({ description: "7 characters; the short link is the service's address, then /<code>." }),
     name: z.string().nullable(),
     destination: z.string().meta({ format: 'uri' }),
     note: z.string().nullable(),

@@ -2,15 +2,17 @@ import { z } from 'zod';
 import { afterParam, limitParam, linkSchema, linkStateSchema, pageOf, teamParam, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { teamToRead } from './access.js';
+import { callsSentence } from './limit-words.js';
 
 export const teamLinks = defineTool({
   name: 'teamLinks',
   operation: 'listLinks',
   title: "A team's links",
-  description:
+  description: ({ limits }) =>
     "Lists and searches a team's links, newest first. `q` finds links whose code, short link name, destination " +
     'or note contains it (any case); `state` keeps only active, flagged or disabled links. Pages of up to 100; pass ' +
-    '`next` back as `after` with the same other params.',
+    `\`next\` back as \`after\` with the same other params; each page is one call. ${callsSentence(limits)} The ` +
+    "result's text also names each link's short addresses and QR code.",
   input: z.strictObject({
     team: teamParam,
     state: linkStateSchema.nullable().default(null),

@@ -4,8 +4,10 @@ import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
 import { dashboardPages } from './pages/dashboard.js';
+import { faviconRoutes } from './pages/favicon.js';
 import { developerPages } from './pages/developers.js';
 import { teamPages } from './pages/teams.js';
+import { setPasswordPages } from './pages/set-password.js';
 import { welcomePages } from './pages/welcome.js';
 import { PAGE_HEADERS } from './layout.js';
 import { render, type PageDeps } from './request.js';
@@ -13,9 +15,10 @@ import type { WebSessions } from './session.js';
 import { html } from './views/html.js';
 
 /**
- * The pages people see: the home page, accounts (sign up, sign in, sign out), the first step (/welcome), the
- * dashboard (/app), teams, the Developers page, the error-code reference that problem `type`s point at, a health
- * check, and the not-found page. Server-rendered HTML without scripts; every form is CSRF-checked.
+ * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
+ * link), the first step (/welcome), the dashboard (/app), teams, the Developers page, the error-code reference
+ * that problem `type`s point at, a health check, and the not-found page. Server-rendered HTML without scripts;
+ * every form is CSRF-checked.
  */
 export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
   app.disable('x-powered-by');
@@ -27,6 +30,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     next();
   });
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  faviconRoutes(app);
 
   app.get('/', async (req, res) => {
     const me = await deps.sessions.signedIn(req, res);
@@ -66,6 +70,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   });
 
   accountPages(app, pageDeps);
+  setPasswordPages(app, pageDeps);
   welcomePages(app, pageDeps);
   dashboardPages(app, pageDeps);
   teamPages(app, pageDeps);

@@ -67,6 +67,7 @@ export function page(title: string, body: string | { text: string }, header = ''
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)} · shortlinks</title>
 <style>${STYLE}</style>
 </head>

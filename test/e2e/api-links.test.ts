@@ -325,7 +325,7 @@ describe('listLinks', () => {
     let alice: Actor;
     let linkA: Link; // destination with Example, note
     let linkB: Link; // name with _, destination with %
-    let linkC: Link; // destination with "
+    let linkC: Link; // destination with ", stored as %22
     let linkD: Link; // note with '!'
     let bName: string;
 
@@ -375,11 +375,11 @@ describe('listLinks', () => {
     it('a q of 1 or 2 characters works', async () => {
       expect(await search('Z!')).toEqual([linkD.code]);
       expect(await search('!')).toEqual([linkD.code]);
-      expect(await search('"')).toEqual([linkC.code]);
+      expect(await search('%2')).toEqual([linkC.code, linkB.code]);
     });
 
     it('% matches itself, not "anything"', async () => {
-      expect(await search('%')).toEqual([linkB.code]);
+      expect(await search('%')).toEqual([linkC.code, linkB.code]);
       expect(await search('0%')).toEqual([linkB.code]);
       expect(await search('50%25')).toEqual([linkB.code]);
       expect(await search('e%')).toEqual([]);
@@ -394,10 +394,10 @@ describe('listLinks', () => {
       expect(await search('e_')).toEqual([]);
     });
 
-    it('" matches itself', async () => {
-      expect(await search('y"h')).toEqual([linkC.code]);
-      expect(await search('"hi"')).toEqual([linkC.code]);
-      expect(await search('say"')).toEqual([linkC.code]);
+    it('" matches itself, and a destination holds it percent-encoded, as its link leads there', async () => {
+      expect(linkC.destination).toBe('https://quote.org/say%22hi%22');
+      expect(await search('y%22h')).toEqual([linkC.code]);
+      expect(await search('"hi"')).toEqual([]);
       expect(await search('"x"')).toEqual([]);
     });
 
@@ -625,13 +625,13 @@ describe('setDestination', () => {
     expect((await getLink(alice, made.code)).body).toEqual(expected);
   });
 
-  it('stores the destination exactly as sent', async () => {
+  it('stores the destination as the parser serializes it, the address the redirect goes to', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
     const destination = 'https://EXAMPLE.org/Path?b=2&a=1#Frag';
     const reply = await call(server, 'setDestination', { code: made.code, destination }, alice.token);
     expectOk(reply);
-    expect(reply.body.destination).toBe(destination);
+    expect(reply.body.destination).toBe('https://example.org/Path?b=2&a=1#Frag');
   });
 
   it('accepts a destination of exactly 2,048 characters', async () => {

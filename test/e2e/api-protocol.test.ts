@@ -93,10 +93,12 @@ describe('request rules (spec §4 common rules)', () => {
     expectProblem(server, await call(server, 'listTeams', { limit: 5, colour: 'red' }, alice.token), 400, 'bad_request', 'colour');
   });
 
-  it('answers 400 bad_request for a body over 512 KiB', async () => {
+  it('answers 413 content_too_large for a body over 512 KiB', async () => {
     const alice = await server.person();
     const huge = JSON.stringify({ team: alice.teamId, destination: `https://example.com/${'a'.repeat(600_000)}` });
-    expectProblem(server, await call(server, 'createLink', huge, alice.token), 400, 'bad_request');
+    const reply = await call(server, 'createLink', huge, alice.token);
+    expectProblem(server, reply, 413, 'content_too_large');
+    expect(reply.body.detail).toBe('The body is larger than 512 KiB.');
   });
 
   it('serves the OpenAPI document at GET /v1/openapi.json', async () => {

@@ -3,15 +3,20 @@
  * `npm run build` first when running this file alone), spawned as a process against a fresh database file.
  * The tests run in order and build on each other: people, then a team, members, tokens, links.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import { packageRoot } from '../../src/paths.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import { CLI, runCli, type Run } from '../helpers/cli.js';
+import { CLI, runCliWith, type Run } from '../helpers/cli.js';
+
+const SET_PASSWORD_URL = /^http:\/\/localhost:4123\/set-password\/[A-Za-z0-9_-]{43}$/;
+const DAY_MS = 86_400_000;
 
 const TOKEN = /^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -20,28 +25,42 @@ const PASSWORD = 'correct horse battery staple';
 let dir: string;
 let dbPath: string;
 
-/** Runs the CLI on this file's database; never rejects, so exit codes can be asserted. */
+/**
+ * Runs the CLI on this file's database; never rejects, so exit codes can be asserted. PORT without PUBLIC_URL: the
+ * links it prints must then point at `http://localhost:<PORT>`.
+ */
 function cli(...args: string[]): Promise<Run> {
-  return runCli(dbPath, ...args);
+  return runCliWith({ env: { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined } }, ...args);
 }
 
 /** Runs a command with --json that must succeed; returns the one JSON object it printed. */
 async function json(...args: string[]): Promise<Record<string, unknown>> {
   const run = await cli(...args, '--json');
-  expect(run.stderr).toBe('');
+  // The database is named on stderr, so stdout stays one JSON object.
+  expect(run.stderr).toBe(`database: ${dbPath}\n`);
   expect(run.code).toBe(0);
   expect(run.stdout.endsWith('\n')).toBe(true);
   expect(run.stdout.trim().split('\n')).toHaveLength(1);
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
 
-/** Runs a command that must fail with `exitCode` and one `shortlinks: ...` line on stderr; returns the reason. */
+/**
+ * Runs a command that must fail with `exitCode` and one `shortlinks: ...` line on stderr; returns the reason. A
+ * refusal by the data (exit 1) ends by naming the database it looked in; a bad command line (exit 2) does not.
+ */
 async function refused(exitCode: number, ...args: string[]): Promise<string> {
   const run = await cli(...args, '--json');
   expect(run.code).toBe(exitCode);
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^shortlinks: [^\n]+\n$/);
-  return run.stderr.slice('shortlinks: '.length).trim();
+  const reason = run.stderr.slice('shortlinks: '.length).trim();
+  const where = ` (database: ${dbPath})`;
+  if (exitCode === 2) {
+    expect(reason).not.toContain(where);
+    return reason;
+  }
+  expect(reason.endsWith(where)).toBe(true);
+  return reason.slice(0, -where.length);
 }
 
 /** Opens the same database the CLI uses, for what the CLI cannot make (links, reports) or to look inside. */
@@ -54,13 +73,17 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   }
 }
 
-function column(sql: string, ...params: unknown[]): unknown {
-  const db = new Database(dbPath, { readonly: true });
+function db<T>(fn: (d: Database.Database) => T): T {
+  const d = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare(sql).pluck().get(...params);
+    return fn(d);
   } finally {
-    db.close();
+    d.close();
   }
+}
+
+function column(sql: string, ...params: unknown[]): unknown {
+  return db((d) => d.prepare(sql).pluck().get(...params));
 }
 
 beforeAll(() => {
@@ -80,10 +103,23 @@ describe('shortlinks CLI', () => {
   let tokenId: string;
   let code: string;
 
-  it('starts in under a second (limits show)', async () => {
+  it('starts in under a second (limits show), and says plainly when it had to create the database', async () => {
+    expect(existsSync(dbPath)).toBe(false);
     const run = await cli('limits', 'show');
     expect(run.code).toBe(0);
     expect(run.ms).toBeLessThan(1000);
+    expect(run.stdout).toBe(
+      [`created a new database at ${dbPath}`, ...Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}: ${v}`)].join('\n') + '\n',
+    );
+    expect(run.stderr).toBe('');
+  });
+
+  it('names the database it used: first line of the human output, stderr with --json', async () => {
+    const human = await cli('limits', 'show');
+    expect(human.stdout.split('\n')[0]).toBe(`database: ${dbPath}`);
+    const json = await cli('limits', 'show', '--json');
+    expect(json.stderr).toBe(`database: ${dbPath}\n`);
+    expect(JSON.parse(json.stdout)).toEqual({ ...DEFAULT_LIMITS });
   });
 
   it('person add --agree-terms --password: the person, email normalized, terms agreed', async () => {
@@ -102,14 +138,69 @@ describe('shortlinks CLI', () => {
     expect(hash).not.toContain(PASSWORD);
   });
 
-  it('person add without --agree-terms or --password (text output)', async () => {
+  it('person add without --agree-terms or --password (text output): prints a one-time set-password link', async () => {
     const run = await cli('person', 'add', '--email', 'bob@example.com');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^added person person_[A-Za-z0-9]{16} <bob@example.com>\n/);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe(`database: ${dbPath}`);
+    expect(lines[1]).toMatch(/^added person person_[A-Za-z0-9]{16} <bob@example.com>$/);
+    expect(lines[2]).toBe('not agreed to the terms yet: their tokens work once they agree in the app');
+    expect(lines[3]).toMatch(/^they set their password at this link \(one use, within 24 hours, until \d{4}-[^)]+Z\):$/);
+    expect(lines[4]).toMatch(SET_PASSWORD_URL);
+    expect(lines.slice(5)).toEqual(['']);
     bob = { id: /person_[A-Za-z0-9]{16}/.exec(run.stdout)![0], email: 'bob@example.com' };
     const person = await withStore((store) => store.people.findByEmail('bob@example.com'));
     expect(person).toMatchObject({ id: bob.id, agreedTermsAt: null });
     expect(column('SELECT password_hash FROM people WHERE id = ?', bob.id)).toBeNull();
+  });
+
+  it('person add --json without --password: the person and setPasswordUrl; the token kept only as its SHA-256', async () => {
+    const before = Date.now();
+    const added = await json('person', 'add', '--email', 'cat@example.com');
+    expect(Object.keys(added).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id', 'setPasswordExpiresAt', 'setPasswordUrl']);
+    expect(added.setPasswordUrl).toMatch(SET_PASSWORD_URL);
+    const expires = Date.parse(added.setPasswordExpiresAt as string);
+    expect(expires).toBeGreaterThanOrEqual(before + DAY_MS);
+    expect(expires).toBeLessThanOrEqual(Date.now() + DAY_MS);
+    const token = (added.setPasswordUrl as string).split('/').pop()!;
+    const stored = column('SELECT token_hash FROM password_links WHERE person_id = ?', added.id) as Buffer;
+    expect(stored.equals(createHash('sha256').update(token).digest())).toBe(true);
+    expect(column('SELECT count(*) FROM password_links WHERE person_id = ? AND used_at IS NULL', added.id)).toBe(1);
+  });
+
+  it('person add with --password prints no link', async () => {
+    const run = await cli('person', 'add', '--email', 'dan@example.com', '--password', PASSWORD);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('set-password');
+    expect(column('SELECT count(*) FROM password_links p JOIN people ON people.id = p.person_id WHERE email = ?', 'dan@example.com')).toBe(0);
+  });
+
+  it('person reset: a fresh link replaces the earlier one; the password ends', async () => {
+    const first = column('SELECT token_hash FROM password_links WHERE person_id = ?', bob.id) as Buffer;
+    const reset = await json('person', 'reset', '--email', ' BOB@example.com ');
+    expect(Object.keys(reset).sort()).toEqual(
+      ['agreedTermsAt', 'createdAt', 'email', 'id', 'sessionsEnded', 'setPasswordExpiresAt', 'setPasswordUrl'],
+    );
+    expect(reset).toMatchObject({ id: bob.id, email: 'bob@example.com', sessionsEnded: 0 });
+    expect(reset.setPasswordUrl).toMatch(SET_PASSWORD_URL);
+    const hashes = db((d) => d.prepare('SELECT token_hash FROM password_links WHERE person_id = ?').pluck().all(bob.id)) as Buffer[];
+    expect(hashes).toHaveLength(1);
+    expect(hashes[0]!.equals(first)).toBe(false);
+
+    const text = await cli('person', 'reset', '--email', 'dan@example.com');
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n').slice(0, 2)).toEqual([
+      `database: ${dbPath}`,
+      expect.stringMatching(/^reset the password of person_[A-Za-z0-9]{16} <dan@example.com>; ended 0 web sessions$/),
+    ]);
+    expect(text.stdout.split('\n')[3]).toMatch(SET_PASSWORD_URL);
+    expect(column('SELECT password_hash FROM people WHERE email = ?', 'dan@example.com')).toBeNull();
+  });
+
+  it('person reset refuses an unknown email (exit 1, naming the database) and a missing one (exit 2)', async () => {
+    expect(await refused(1, 'person', 'reset', '--email', 'nobody@example.com')).toBe('no person has the email nobody@example.com');
+    expect(await refused(2, 'person', 'reset')).toBe('missing --email');
+    expect(await refused(2, 'person', 'reset', '--email', 'x@example.com', '--password', PASSWORD)).toBe('person reset takes no --password');
   });
 
   it('person add refuses an email that exists, whatever its case (exit 1)', async () => {
@@ -268,14 +359,15 @@ describe('shortlinks CLI', () => {
         DEFAULT_LIMITS,
         new Date(),
       );
-      await store.moderation.report(made.id, bob.id, 'spam', 3, new Date());
+      await store.moderation.report(made.id, bob.id, 'spam', DEFAULT_LIMITS, new Date());
       return made;
     });
     code = link.code;
 
     const reports = await json('reports', 'list');
     expect(reports).toEqual({
-      reports: [{ id: expect.stringMatching(/^report_/), linkCode: code, personId: bob.id, reason: 'spam', createdAt: expect.stringMatching(ISO) }],
+      // bob was added with `person add`, so his report counts towards flagging.
+      reports: [{ id: expect.stringMatching(/^report_/), linkCode: code, personId: bob.id, reason: 'spam', createdAt: expect.stringMatching(ISO), counts: true }],
     });
 
     const flagged = await json('link', 'flag', code);
@@ -314,5 +406,37 @@ describe('shortlinks CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: shortlinks <command>/);
     expect(run.stdout).toContain('limits set [--team-links N]');
+  });
+});
+
+describe('shortlinks CLI run from another folder', () => {
+  // A relative DATABASE_PATH names a file of the installation (the folder of package.json), never of the current
+  // folder; this one is unique to the run and removed afterwards.
+  const relative = `data/cli-test-${process.pid}-${Date.now()}.db`;
+  const installed = join(packageRoot, relative);
+  let elsewhere: string;
+
+  beforeAll(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'shortlinks-cwd-'));
+  });
+  afterAll(() => {
+    rmSync(elsewhere, { recursive: true, force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(installed + suffix, { force: true });
+  });
+
+  const run = (...args: string[]) => runCliWith({ env: { DATABASE_PATH: relative }, cwd: elsewhere }, ...args);
+
+  it("uses the installation's database, creates nothing in the current folder, and says which file it used", async () => {
+    const first = await run('limits', 'show');
+    expect(first.code).toBe(0);
+    expect(first.stdout.split('\n')[0]).toBe(`created a new database at ${installed}`);
+    expect(existsSync(installed)).toBe(true);
+    expect(readdirSync(elsewhere)).toEqual([]);
+
+    const again = await run('person', 'add', '--email', 'far@example.com', '--password', PASSWORD, '--json');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(`database: ${installed}\n`);
+    expect(JSON.parse(again.stdout)).toMatchObject({ email: 'far@example.com' });
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

@@ -106,6 +106,9 @@ const link = (team: string) => ({ team, destination: 'https://example.com/web' }
 
 beforeAll(async () => {
   server = await startServer();
+  // Everyone here signs up and makes teams from loopback within one hour of the test clock; the per-address limits
+  // have tests of their own (test/e2e/signup-limits.test.ts).
+  await server.setLimits({ signupsPerHour: 1_000, teamsPerHour: 1_000 });
 });
 afterAll(() => server.stop());
 

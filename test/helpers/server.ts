@@ -28,8 +28,11 @@ export interface TestServer {
   dbPath: string;
   clock: TestClock;
   stop(): Promise<void>;
-  /** A person who agreed to the terms, with a team and a personal token for it. */
-  person(options?: { agreed?: boolean; teamName?: string; scopes?: string[] | null; limited?: boolean }): Promise<Actor>;
+  /**
+   * A person who agreed to the terms, with a team and a personal token for it; made just now, so not established
+   * unless `addedByOperator` (as the CLI's `person add` makes people).
+   */
+  person(options?: { agreed?: boolean; teamName?: string; scopes?: string[] | null; limited?: boolean; addedByOperator?: boolean }): Promise<Actor>;
   /** Another token for an existing person and team. */
   token(personId: string, teamId: string, options?: { scopes?: string[] | null; limited?: boolean }): Promise<string>;
   setLimits(changes: Partial<Limits>): Promise<void>;
@@ -86,9 +89,9 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
       await dns.close();
       rmSync(dir, { recursive: true, force: true });
     },
-    async person({ agreed = true, teamName = 'Team', scopes = null, limited = false } = {}) {
+    async person({ agreed = true, teamName = 'Team', scopes = null, limited = false, addedByOperator = false } = {}) {
       const email = `person${++people}@example.com`;
-      const person = await store.people.add({ email, passwordHash: null, agreedTerms: agreed }, clock.now());
+      const person = await store.people.add({ email, passwordHash: null, agreedTerms: agreed, addedByOperator }, clock.now());
       const team = await store.teams.add({ name: teamName, ownerId: person.id }, clock.now());
       return { personId: person.id, email, teamId: team.id, token: await token(person.id, team.id, { scopes, limited }) };
     },

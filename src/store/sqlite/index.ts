@@ -8,6 +8,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
 import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePasswordLinks } from './password-links.js';
 import { sqlitePeople } from './people.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
@@ -29,6 +30,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
     webSessions: sqliteWebSessions(db),
+    passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
     watchOtherWriters: () => changeWatcher(db),
     close() {

@@ -232,4 +232,21 @@ export const migrations: readonly string[] = [
   CREATE INDEX oauth_tokens_by_family ON oauth_tokens(family);
   CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens(expires_at);
   `,
+  // 7: one-time links where a person sets their password (made by the operator CLI); kept only as SHA-256 hashes.
+  `
+  CREATE TABLE password_links (
+    token_hash BLOB PRIMARY KEY,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX password_links_by_person ON password_links(person_id);
+  `,
+  // 8: people the operator added with the CLI are established at once: their reports count towards flagging.
+  // Sign-up always stores a password hash, so a person without one can only have come from the CLI.
+  `
+  ALTER TABLE people ADD COLUMN added_by_operator INTEGER NOT NULL DEFAULT 0;
+  UPDATE people SET added_by_operator = 1 WHERE password_hash IS NULL;
+  `,
 ];

@@ -1,5 +1,6 @@
-import type { LinkRecord, ModerationStore, Report } from '../ports.js';
+import type { LinkRecord, ModerationStore, Report, ReportRule, ReviewRequest } from '../ports.js';
 import { newId } from '../../domain/ids.js';
+import { HOUR_MS } from '../../domain/limits.js';
 import type { Random } from '../../domain/random.js';
 import { fail } from '../../errors.js';
 import { linkNotFound } from '../../domain/link-state.js';
@@ -13,21 +14,31 @@ export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): 
     `INSERT INTO reports (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (link_id, person_id) WHERE resolved_at IS NULL DO UPDATE SET reason = excluded.reason`,
   );
+  // Established (ports.ts, ReportRule): `@since` is the latest sign-up time that is old enough. Sign-up is open
+  // and unverified, so fresh accounts are kept out of the count; a shared client address proves nothing either way.
+  const established = `(p.added_by_operator = 1 OR (p.created_at <= @since AND p.agreed_terms_at IS NOT NULL
+    AND EXISTS (SELECT 1 FROM members m WHERE m.person_id = p.id)))`;
   const reporters = db.prepare(
-    'SELECT count(DISTINCT person_id) FROM reports WHERE link_id = ? AND resolved_at IS NULL',
+    `SELECT count(DISTINCT r.person_id) FROM reports r JOIN people p ON p.id = r.person_id
+     WHERE r.link_id = @linkId AND r.resolved_at IS NULL AND ${established}`,
   ).pluck();
   const flag = db.prepare("UPDATE links SET state = 'flagged' WHERE id = ? AND state = 'active'");
   const review = db.prepare(
     `INSERT INTO reviews (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (link_id, person_id) WHERE resolved_at IS NULL DO UPDATE SET reason = excluded.reason`,
   );
-  const open = (table: 'reports' | 'reviews') =>
-    db.prepare(
-      `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt
-       FROM ${table} r JOIN links l ON l.id = r.link_id WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
-    );
-  const openReports = open('reports');
-  const openReviews = open('reviews');
+  const openReports = db.prepare(
+    `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt,
+       coalesce(${established}, 0) AS counts
+     FROM reports r JOIN links l ON l.id = r.link_id LEFT JOIN people p ON p.id = r.person_id
+     WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
+  );
+  const openReviews = db.prepare(
+    `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt
+     FROM reviews r JOIN links l ON l.id = r.link_id WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
+  );
+  const since = (rule: ReportRule, now: Date) =>
+    new Date(now.getTime() - rule.establishedAfterHours * HOUR_MS).toISOString();
 
   const read = (id: string): LinkRecord => {
     const row = link.get(id) as LinkRecord | undefined;
@@ -35,10 +46,11 @@ export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): 
     return row;
   };
 
-  const addReport = writeTransaction(db, (linkId: string, personId: string, reason: string, threshold: number, now: Date) => {
+  const addReport = writeTransaction(db, (linkId: string, personId: string, reason: string, rule: ReportRule, now: Date) => {
     read(linkId);
     report.run(newId('report', random), linkId, personId, reason, now.toISOString());
-    if ((reporters.get(linkId) as number) >= threshold && flag.run(linkId).changes > 0) {
+    const counted = reporters.get({ linkId, since: since(rule, now) }) as number;
+    if (counted >= rule.reportsToFlag && flag.run(linkId).changes > 0) {
       const flagged = read(linkId);
       changes.changed(flagged.code, flagged.name);
     }
@@ -55,9 +67,12 @@ export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): 
   });
 
   return {
-    report: async (linkId, personId, reason, threshold, now) => addReport(linkId, personId, reason, threshold, now),
+    report: async (linkId, personId, reason, rule, now) => addReport(linkId, personId, reason, rule, now),
     askForReview: async (linkId, personId, reason, now) => addReview(linkId, personId, reason, now),
-    openReports: async () => openReports.all() as Report[],
-    openReviews: async () => openReviews.all() as Array<Omit<Report, 'reason'> & { reason: string | null }>,
+    openReports: async (rule, now) =>
+      (openReports.all({ since: since(rule, now) }) as Array<Omit<Report, 'counts'> & { counts: number }>).map(
+        (row) => ({ ...row, counts: row.counts === 1 }),
+      ),
+    openReviews: async () => openReviews.all() as ReviewRequest[],
   };
 }

@@ -7,7 +7,7 @@ const PERSON = 'id, email, agreed_terms_at AS agreedTermsAt, created_at AS creat
 
 export function sqlitePeople(db: Db, random: Random): PeopleStore {
   const insert = db.prepare(
-    'INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at, added_by_operator) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const byId = db.prepare(`SELECT ${PERSON} FROM people WHERE id = ?`);
   const byEmail = db.prepare(`SELECT ${PERSON} FROM people WHERE email = ?`);
@@ -15,10 +15,10 @@ export function sqlitePeople(db: Db, random: Random): PeopleStore {
   const agree = db.prepare('UPDATE people SET agreed_terms_at = ? WHERE id = ? AND agreed_terms_at IS NULL');
 
   return {
-    async add({ email, passwordHash, agreedTerms }, now) {
+    async add({ email, passwordHash, agreedTerms, addedByOperator = false }, now) {
       const at = now.toISOString();
       const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at };
-      insert.run(person.id, email, passwordHash, person.agreedTermsAt, at);
+      insert.run(person.id, email, passwordHash, person.agreedTermsAt, at, addedByOperator ? 1 : 0);
       return person;
     },
     async get(id) {

@@ -1,6 +1,9 @@
 import type { Express, Request, Response } from 'express';
 import { hashPassword, verifyPassword } from '../../auth/password.js';
 import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
+import { HOUR_MS } from '../../domain/limits.js';
+import { addressGroup } from '../../support/address-group.js';
+import { FixedWindows } from '../../support/fixed-windows.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../views/forms.js';
@@ -12,6 +15,8 @@ const WRONG = 'The email or the password is wrong.';
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
   const throttle = new SignInThrottle();
+  // Sign-ups per client address and hour, in memory (a restart forgives, as for /register's limit).
+  const signups = new FixedWindows(HOUR_MS);
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));
@@ -45,7 +50,7 @@ ${textField({
 <button type="submit">${signUp ? 'Sign up' : 'Sign in'}</button>
 </form>
 ${other}`,
-      'account',
+      signUp ? 'signup' : 'account',
     );
   }
 
@@ -62,6 +67,15 @@ ${other}`,
     if (!passwordFits(password)) errors.password = `Choose a password of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`;
     if (email === null || errors.password) return form(req, res, 'signup', 400, { email: rawEmail, next, errors });
 
+    // Counted before the email is looked up, so that sign-up cannot test emails for accounts faster than it makes them.
+    const { signupsPerHour } = ctx.store.settings.limits();
+    const allowance = signups.take(addressGroup(gate.address(req)), signupsPerHour, ctx.clock.now().getTime());
+    if (!allowance.allowed) {
+      const minutes = Math.ceil(allowance.resetSeconds / 60);
+      res.set('Retry-After', String(allowance.resetSeconds));
+      const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask the operator of this service to add you.`;
+      return form(req, res, 'signup', 429, { email, next, alert });
+    }
     const taken = { email: 'An account with this email already exists: sign in instead.' };
     if (await ctx.store.people.findByEmail(email)) return form(req, res, 'signup', 409, { email, next, errors: taken });
     let personId: string;

@@ -1,6 +1,9 @@
 import type { Express, Request, Response } from 'express';
 import { emailOrNull, MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
 import { fail } from '../../errors.js';
+import { HOUR_MS } from '../../domain/limits.js';
+import { addressGroup } from '../../support/address-group.js';
+import { FixedWindows } from '../../support/fixed-windows.js';
 import type { Member, Team } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../session.js';
@@ -16,8 +19,22 @@ const NOTICES: Record<string, string> = {
 
 /** Teams: make one, see its members, add by email, remove (owners), leave (anyone). Only members see a team. */
 export function teamPages(app: Express, deps: PageDeps): void {
-  const { ctx } = deps;
+  const { ctx, gate } = deps;
   const { teams, people } = ctx.store;
+  // New teams per client address and per person in hourly windows, in memory: a team is what makes a new account
+  // look established (with time), so making them in bulk is kept slow.
+  const made = new FixedWindows(HOUR_MS);
+
+  /** Takes one new team from the address's and the person's allowance; the seconds to wait when either is used up. */
+  function waitForTeam(req: Request, me: SignedIn): number {
+    const limit = ctx.store.settings.limits().teamsPerHour;
+    const nowMs = ctx.clock.now().getTime();
+    const keys = [`address:${addressGroup(gate.address(req))}`, `person:${me.person.id}`];
+    const full = keys.map((key) => made.peek(key, limit, nowMs)).filter((answer) => !answer.allowed);
+    if (full.length > 0) return Math.max(...full.map((answer) => answer.resetSeconds));
+    for (const key of keys) made.take(key, limit, nowMs);
+    return 0;
+  }
 
   /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak. */
   async function teamOf(req: Request, me: SignedIn): Promise<Team> {
@@ -27,14 +44,14 @@ export function teamPages(app: Express, deps: PageDeps): void {
     return team;
   }
 
-  async function list(req: Request, res: Response, me: SignedIn, status = 200, name = '', error?: string) {
+  async function list(req: Request, res: Response, me: SignedIn, status = 200, name = '', error?: string, alert?: string) {
     const mine = await teams.listForPerson(me.person.id, { limit: 100, after: null });
     const items = mine.map((t) => html`<li><a href="/teams/${t.id}">${t.name}</a></li>`);
     render(
       res,
       status,
       'Teams',
-      html`<h1>Teams</h1>${noticeBox(NOTICES[queryText(req, 'done')])}
+      html`<h1>Teams</h1>${noticeBox(NOTICES[queryText(req, 'done')])}${alertBox(alert)}
 ${mine.length ? html`<ul>${items}</ul>` : html`<p>You are in no team yet.</p>`}
 <form method="post" action="/teams" class="card" novalidate>
 <h2 style="margin-top:0">Make a team</h2>${csrfField(me.csrf)}
@@ -84,6 +101,13 @@ ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.ema
     signedInOnly(deps, async (req, res, me) => {
       const name = teamNameOrNull(text(req, 'name'));
       if (name === null) return list(req, res, me, 400, text(req, 'name'), `Give the team a name of 1 to ${MAX_TEAM_NAME} characters.`);
+      const wait = waitForTeam(req, me);
+      if (wait > 0) {
+        const minutes = Math.ceil(wait / 60);
+        res.set('Retry-After', String(wait));
+        const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+        return list(req, res, me, 429, name, undefined, alert);
+      }
       const team = await teams.add({ name, ownerId: me.person.id }, ctx.clock.now());
       res.redirect(303, `/teams/${team.id}?done=made`);
     }),

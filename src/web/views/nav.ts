@@ -2,7 +2,7 @@ import type { SignedIn } from '../session.js';
 import { buttonForm } from './forms.js';
 import { html, type Html } from './html.js';
 
-export type Section = 'app' | 'teams' | 'developers' | 'assistants' | 'welcome' | 'account' | 'home' | null;
+export type Section = 'app' | 'teams' | 'developers' | 'assistants' | 'welcome' | 'account' | 'signup' | 'home' | null;
 
 function item(href: string, label: string, current: boolean): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : html``}>${label}</a></li>`;
@@ -16,6 +16,6 @@ export function nav(me: SignedIn | null, section: Section): Html {
         'Developers',
         section === 'developers',
       )}${item('/assistants', 'Assistants', section === 'assistants')}<li class="who">${me.person.email}</li><li>${buttonForm({ action: '/signout', csrf: me.csrf, label: 'Sign out', className: 'quiet' })}</li>`
-    : html`${item('/signin', 'Sign in', section === 'account')}${item('/signup', 'Sign up', false)}`;
+    : html`${item('/signin', 'Sign in', section === 'account')}${item('/signup', 'Sign up', section === 'signup')}`;
   return html`<header><a class="brand" href="/">shortlinks</a><nav aria-label="Main"><ul>${links}</ul></nav></header>`;
 }

@@ -1,0 +1,19 @@
+import type { Limits } from '../domain/limits.js';
+
+/** The creation limits in force, as createLink and createLinks tell assistants. A first-week allowance above the
+ * daily one cannot apply (the store checks the smaller of the two), so the one that does is named. */
+export function creationLimitsSentence(limits: Limits): string {
+  const firstWeek = Math.min(limits.firstWeekPerDay, limits.perDay);
+  return `A team holds at most ${limits.teamLinks} links and may make ${limits.perHour} an hour and ` +
+    `${limits.perDay} a day (${firstWeek} a day in its first week).`;
+}
+
+/** The change limit in force, for the tools that count against it. */
+export function changesSentence(limits: Limits): string {
+  return `A team may make ${limits.changesPerHour} changes an hour (new destinations, names and deletions together).`;
+}
+
+/** The person's call budget, for tools an assistant may call many times in a row. */
+export function callsSentence(limits: Limits): string {
+  return `A person may make ${limits.callsPerMinute} calls a minute, shared by all their tokens and assistants.`;
+}

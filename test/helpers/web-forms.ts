@@ -1,0 +1,74 @@
+import { expect } from 'vitest';
+
+export interface WebPage {
+  status: number;
+  headers: Headers;
+  body: string;
+  location: string | null;
+}
+
+export const WEB_PASSWORD = 'correct horse battery';
+
+/**
+ * One browser without JavaScript on the web app: cookies kept by hand, forms posted with the CSRF field of the page
+ * they are on. `address` is sent as `X-Forwarded-For`, which counts as the client address when the server trusts
+ * loopback as its proxy (`TRUST_PROXY=127.0.0.1`), so one test can be many networks.
+ */
+export class WebVisitor {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly baseUrl: string,
+    public address: string | null = null,
+  ) {}
+
+  async request(method: string, path: string, form?: Record<string, string>): Promise<WebPage> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (this.address !== null) headers['x-forwarded-for'] = this.address;
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers,
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!;
+      const at = pair.indexOf('=');
+      if (/max-age=0/i.test(line) || at === pair.length - 1) this.cookies.delete(pair.slice(0, at));
+      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location') };
+  }
+
+  /** GETs `formPath`, then POSTs its form to `action` with the page's CSRF field, as a browser would. */
+  async submit(formPath: string, action: string, fields: Record<string, string>): Promise<WebPage> {
+    const form = await this.request('GET', formPath);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1];
+    if (csrf === undefined) throw new Error(`no _csrf field on ${formPath} (status ${form.status})`);
+    return this.request('POST', action, { _csrf: csrf, ...fields });
+  }
+
+  signUp(email: string): Promise<WebPage> {
+    return this.submit('/signup', '/signup', { email, password: WEB_PASSWORD });
+  }
+
+  makeTeam(name: string): Promise<WebPage> {
+    return this.submit('/teams', '/teams', { name });
+  }
+
+  /**
+   * What anyone can do in a minute: sign up, agree to the terms, make a team and a personal token for it.
+   * Returns the token.
+   */
+  async newAccountWithToken(email: string): Promise<string> {
+    expect((await this.signUp(email)).status).toBe(303);
+    expect((await this.submit('/welcome', '/welcome', { agree: 'yes' })).status).toBe(303);
+    const team = await this.makeTeam('Team');
+    expect(team.status).toBe(303);
+    const teamId = /^\/teams\/(team_[A-Za-z0-9]+)/.exec(team.location ?? '')![1]!;
+    const made = await this.submit('/developers', '/developers/tokens', { team: teamId });
+    expect(made.status).toBe(200);
+    return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(made.body)![1]!;
+  }
+}
