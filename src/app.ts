@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { CallBudget } from './auth/call-budget.js';
 import { createGate } from './auth/gate.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf } from './http/client-address.js';
 import type { Config } from './config.js';
 import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
 import { privateNetworkCheck } from './destinations/private-network.js';
@@ -13,17 +13,19 @@ import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
-import { sendJson, sendProblem } from './http-facade/problem.js';
-import { canAnswer, ClientGone } from './http-facade/read-body.js';
+import { sendJson, sendProblem } from './http/problem.js';
+import { canAnswer, ClientGone } from './http/read-body.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
 import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/index.js';
-import { systemClock, type Clock, type ToolContext } from './tools/define-tool.js';
+import { type ToolContext } from './tools/define-tool.js';
+import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
-import { webSessions } from './web/session.js';
+import { oauthPages } from './web/pages/consent.js';
+import { webSessions } from './auth/web-sessions.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -71,7 +73,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const visits = redirects({ store, clock, publicUrl: config.publicUrl, gate });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const pages = webApp(ctx, express(), { sessions, gate });
-  const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, options: options.oauth });
+  const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

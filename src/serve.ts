@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
-import { databaseLine } from './cli/database-line.js';
+import { databaseLine } from './support/database-line.js';
 import { loadConfig } from './config.js';
 import { guardProcess } from './process-guards.js';
 

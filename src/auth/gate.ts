@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, toApiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
-import type { Caller, Clock } from '../tools/define-tool.js';
-import { callerOfAccessToken, isAccessToken, type OAuthAccess } from '../oauth/access-tokens.js';
-import { oauthAddresses } from '../oauth/settings.js';
+import type { Caller } from '../shared/caller.js';
+import type { Clock } from '../shared/clock.js';
+import { callerOfAccessToken, isAccessToken, type OAuthAccess } from './access-tokens.js';
+import { protectedResource } from './protected-resource.js';
 import { rateLimitHeaders, type CallBudget } from './call-budget.js';
 import { bearerOf, callerOfToken } from './personal-token.js';
-import type { ClientAddress } from '../client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 
 /**
  * The door every API and MCP request passes: it finds who is calling, takes one call from their budget (the
@@ -55,7 +56,7 @@ export function createGate(deps: {
     }
   }
 
-  const resource = oauthAddresses(publicUrl).resource;
+  const resource = protectedResource(publicUrl).resource;
 
   /** Authenticates the bearer token, takes one call from its person's budget (or the address's), hands back a thunk. */
   async function admitWith<T extends { caller: Caller }>(

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { fail } from '../errors.js';
 import { randomString, type Random } from '../domain/random.js';
 import type { Store, TokenRecord } from '../store/ports.js';
-import type { Caller } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 
 /**
  * Personal tokens look like `sl_<16 id chars>_<40 secret chars>`. The id finds the row; the secret is kept only as

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { USAGE } from './commands.js';
-import { databaseLine } from './database-line.js';
+import { databaseLine } from '../support/database-line.js';
 import { CliError } from './errors.js';
 import { parseCommandLine } from './parse.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fail } from '../errors.js';
 import type { IdempotencyKey, Store } from '../store/ports.js';
-import type { Caller } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 
 /** What one call answered: the status and the JSON text of the body. */
 export interface Answer {

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, toApiError } from '../errors.js';
-import type { Caller, Tool, ToolContext } from '../tools/define-tool.js';
+import type { Tool, ToolContext } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolForOperation } from '../tools/index.js';
 import type { Gate } from '../auth/gate.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
-import { sendJson, sendProblem } from './problem.js';
-import { canAnswer, ClientGone, readJsonObject } from './read-body.js';
+import { sendJson, sendProblem } from '../http/problem.js';
+import { canAnswer, ClientGone, readJsonObject } from '../http/read-body.js';
 
 const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
 

@@ -5,11 +5,12 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Gate, McpCaller } from '../auth/gate.js';
 import { ApiError, fail, toApiError } from '../errors.js';
-import { bearerChallenge, missingScope } from '../oauth/challenge.js';
-import { oauthAddresses } from '../oauth/settings.js';
-import { sendProblem } from '../http-facade/problem.js';
-import { canAnswer, ClientGone, readText } from '../http-facade/read-body.js';
-import type { Caller, ToolContext } from '../tools/define-tool.js';
+import { bearerChallenge, missingScope } from '../auth/challenge.js';
+import { protectedResource } from '../auth/protected-resource.js';
+import { sendProblem } from '../http/problem.js';
+import { canAnswer, ClientGone, readText } from '../http/read-body.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 import { mcpGuard } from './guard.js';
 import { createMcpServer } from './server.js';
 import { Sessions } from './sessions.js';
@@ -24,7 +25,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
   const sessions = new Sessions();
-  const addresses = oauthAddresses(ctx.config.publicUrl);
+  const addresses = protectedResource(ctx.config.publicUrl);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let admitted: () => McpCaller;

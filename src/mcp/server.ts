@@ -7,7 +7,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toApiError } from '../errors.js';
-import type { Caller, ToolContext } from '../tools/define-tool.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
 import { confirmWithPerson } from './confirm.js';

@@ -2,14 +2,16 @@ import type { Express, Request, Response } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Gate } from '../auth/gate.js';
 import type { OAuthClient, OAuthStore } from '../store/ports.js';
-import type { WebSessions } from '../web/session.js';
+import type { WebSessions } from '../auth/web-sessions.js';
 import { TooManyFetches, UnknownClient, type ClientDirectory } from './clients.js';
-import { consentPage, oauthPage, refusedRequestPage } from './consent-page.js';
 import { paramsOf } from './http.js';
 import type { GrantUser } from './model.js';
+import type { OAuthPages } from './pages.js';
 import { redirectUriMatches } from './redirect-uris.js';
-import { grantedScopes, type Scope } from './scopes.js';
-import { CODE_LIFETIME_S, isOurResource, type OAuthAddresses } from './settings.js';
+import { grantedScopes, type Scope } from '../auth/scopes.js';
+import { CODE_LIFETIME_S } from './lifetimes-and-limits.js';
+import { isOurResource } from '../auth/protected-resource.js';
+import { type OAuthAddresses } from './addresses.js';
 
 const PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method', 'resource'];
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -55,8 +57,9 @@ export function authorizeRoutes(app: Express, deps: {
   sessions: WebSessions;
   gate: Gate;
   addresses: OAuthAddresses;
+  pages: OAuthPages;
 }): void {
-  const { oauth, store, clients, sessions, gate, addresses } = deps;
+  const { oauth, store, clients, sessions, gate, addresses, pages } = deps;
 
   async function check(source: unknown, from: string): Promise<AuthorizationRequest> {
     const { values, repeated } = paramsOf(source, PARAMS);
@@ -115,16 +118,16 @@ export function authorizeRoutes(app: Express, deps: {
       if (isPost) await sessions.checkForm(req, res);
       request = await check(source, gate.address(req));
     } catch (error) {
-      if (error instanceof ShownError) return oauthPage(res, 400, 'This sign-in link does not work', error.message);
+      if (error instanceof ShownError) return pages.message(res, 400, 'This sign-in link does not work', error.message);
       if (error instanceof TooManyFetches) {
         res.set('Retry-After', String(error.retryAfter));
-        return oauthPage(res, 429, 'Too many requests', error.message);
+        return pages.message(res, 429, 'Too many requests', error.message);
       }
       if (error instanceof RedirectedError) {
         const answer = { error: error.error, error_description: error.message };
         // From our consent form (CSRF-checked), or for a client this person approved before: back to it.
         if (isPost || (await approvedBefore(req, res, error.client.id))) return back(res, isPost ? 303 : 302, error.to, answer);
-        return refusedRequestPage(res, { message: error.message, error: error.error, returnTo: answerUrl(error.to, answer) });
+        return pages.refused(res, { message: error.message, error: error.error, returnTo: answerUrl(error.to, answer) });
       }
       throw error;
     }
@@ -134,7 +137,7 @@ export function authorizeRoutes(app: Express, deps: {
     if (!me) return res.redirect(303, `/signin?next=${encodeURIComponent(comeBack)}`);
     gate.count(res, me.person.id);
     if (me.person.agreedTermsAt === null) return res.redirect(303, `/welcome?next=${encodeURIComponent(comeBack)}`);
-    if (!isPost) return consentPage(res, { request, me, csrf: await sessions.formToken(req, res) });
+    if (!isPost) return pages.consent(res, { request, me, csrf: await sessions.formToken(req, res) });
     if ((req.body as Record<string, unknown>).decision !== 'approve') {
       return back(res, 303, request, { error: 'access_denied', error_description: 'The person denied access.' });
     }

@@ -4,15 +4,10 @@ import { sendOAuthError } from './http.js';
 import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
 import { FixedWindows } from '../support/fixed-windows.js';
 import { LruCache } from '../support/lru-cache.js';
-import type { Clock } from '../tools/define-tool.js';
+import type { Clock } from '../shared/clock.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
-import {
-  DOCUMENT_FAILURE_MEMORY_MS,
-  DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE,
-  DOCUMENT_FETCHES_PER_MINUTE,
-  DOCUMENTS_IN_MEMORY,
-  sha256,
-} from './settings.js';
+import { DOCUMENT_FAILURE_MEMORY_MS, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, DOCUMENT_FETCHES_PER_MINUTE, DOCUMENTS_IN_MEMORY } from './lifetimes-and-limits.js';
+import { sha256 } from '../auth/secrets.js';
 
 /** An unknown, unfetchable or refused client: every endpoint answers it as `invalid_client`. */
 export class UnknownClient extends Error {}

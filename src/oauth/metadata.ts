@@ -1,6 +1,6 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { SCOPES_SUPPORTED } from './scopes.js';
-import type { OAuthAddresses } from './settings.js';
+import { SCOPES_SUPPORTED } from '../auth/scopes.js';
+import type { OAuthAddresses } from './addresses.js';
 
 const CLIENT_AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
 

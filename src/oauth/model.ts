@@ -1,19 +1,12 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Random } from '../domain/random.js';
 import type { OAuthClient, OAuthStore } from '../store/ports.js';
-import type { Clock } from '../tools/define-tool.js';
+import type { Clock } from '../shared/clock.js';
 import { secretMatches, UnknownClient, type ClientDirectory } from './clients.js';
 import { redirectUriMatches } from './redirect-uris.js';
-import { grantedScopes } from './scopes.js';
-import {
-  ACCESS_PREFIX,
-  ACCESS_TOKEN_LIFETIME_S,
-  CODE_LIFETIME_S,
-  newSecret,
-  REFRESH_PREFIX,
-  REFRESH_TOKEN_LIFETIME_S,
-  sha256,
-} from './settings.js';
+import { grantedScopes } from '../auth/scopes.js';
+import { ACCESS_PREFIX, newSecret, REFRESH_PREFIX, sha256 } from '../auth/secrets.js';
+import { ACCESS_TOKEN_LIFETIME_S, CODE_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './lifetimes-and-limits.js';
 
 type Model = OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel;
 

@@ -3,12 +3,13 @@ import { newId } from '../domain/ids.js';
 import { hasHiddenCharacters } from '../domain/hidden-characters.js';
 import { FixedWindows } from '../support/fixed-windows.js';
 import type { Random } from '../domain/random.js';
-import type { ClientAddress } from '../client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 import type { OAuthStore } from '../store/ports.js';
-import type { Clock } from '../tools/define-tool.js';
+import type { Clock } from '../shared/clock.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { redirectUriProblem } from './redirect-uris.js';
-import { CLIENT_SECRET_PREFIX, newSecret, REGISTRATIONS_PER_HOUR, sha256, UNUSED_CLIENT_MS } from './settings.js';
+import { CLIENT_SECRET_PREFIX, newSecret, sha256 } from '../auth/secrets.js';
+import { REGISTRATIONS_PER_HOUR, UNUSED_CLIENT_MS } from './lifetimes-and-limits.js';
 
 const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];

@@ -2,7 +2,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { OAuthStore } from '../store/ports.js';
 import { sendClientRefusal, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
-import { sha256 } from './settings.js';
+import { sha256 } from '../auth/secrets.js';
 import { credentialsOf } from './token.js';
 
 /**

@@ -5,19 +5,18 @@ import { ApiError } from '../errors.js';
 import { dnsResolver } from '../destinations/resolver.js';
 import type { Random } from '../domain/random.js';
 import type { ToolContext } from '../tools/define-tool.js';
-import type { WebSessions } from '../web/session.js';
-import { assistantsPage } from './assistants-page.js';
+import type { WebSessions } from '../auth/web-sessions.js';
 import { authorizeRoutes } from './authorize.js';
 import { clientDirectory } from './clients.js';
-import { oauthPage } from './consent-page.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { metadataDocuments, type MetadataDocumentOptions } from './metadata-documents.js';
 import { resolveWith } from './public-addresses.js';
 import { oauthModel } from './model.js';
+import type { OAuthPages } from './pages.js';
 import { registerRoutes } from './register.js';
 import { revokeRoutes } from './revoke.js';
-import { oauthAddresses } from './settings.js';
+import { oauthAddresses } from './addresses.js';
 import { tokenRoutes } from './token.js';
 
 export interface OAuthOptions {
@@ -38,17 +37,19 @@ const PATHS: ReadonlySet<string> = new Set([
   '/token',
   '/register',
   '/revoke',
-  '/assistants',
-  '/assistants/revoke',
 ]);
 
 /**
- * The authorization server of the MCP endpoint, and the connected assistants page: an Express app answering the
- * paths in `handles`. Issuer is PUBLIC_URL; every endpoint sits at the origin's root (A3).
+ * The authorization server of the MCP endpoint: an Express app answering the paths in `handles`. Issuer is
+ * PUBLIC_URL; every endpoint sits at the origin's root (A3). The pages a person sees (consent, errors) are the web
+ * app's, handed in as `pages`.
  */
-export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gate: Gate; random: Random; options?: OAuthOptions }) {
+export function oauthRoutes(
+  ctx: ToolContext,
+  deps: { sessions: WebSessions; gate: Gate; random: Random; pages: OAuthPages; options?: OAuthOptions },
+) {
   const { store, clock, config } = ctx;
-  const { sessions, gate, random } = deps;
+  const { sessions, gate, random, pages } = deps;
   const addresses = oauthAddresses(config.publicUrl);
   // Documents are fetched with the resolver destinations are checked with (DNS_SERVERS, DNS_TIMEOUT_MS).
   const resolve = resolveWith(dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }));
@@ -71,24 +72,23 @@ export function oauthRoutes(ctx: ToolContext, deps: { sessions: WebSessions; gat
     app.all(path, onlyMethods('GET'));
   }
 
-  app.use(['/authorize', '/assistants/revoke'], express.urlencoded({ extended: false, limit: '16kb' }));
-  authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses });
+  app.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }));
+  authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses, pages });
   tokenRoutes(app, { oauth: issuer, clients, addresses, clientAddress: gate.address });
   registerRoutes(app, { store: store.oauth, clock, random, clientAddress: gate.address });
   revokeRoutes(app, { store: store.oauth, clients, clientAddress: gate.address });
-  assistantsPage(app, { store: store.oauth, sessions, gate });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return res.end();
     if (req.path === '/token' || req.path === '/revoke') return tokenEndpointError(error, res);
     if (error instanceof ApiError) {
       if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
-      return oauthPage(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
+      return pages.message(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
     }
     const refused = parserRefusal(error);
-    if (refused) return oauthPage(res, refused.status, 'Not understood', refused.detail);
+    if (refused) return pages.message(res, refused.status, 'Not understood', refused.detail);
     console.error('Unexpected error in the OAuth routes:', error);
-    oauthPage(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
+    pages.message(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
   });
 
   return {

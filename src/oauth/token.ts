@@ -4,7 +4,9 @@ import AuthorizationCodeGrantType from '@node-oauth/oauth2-server/lib/grant-type
 import type { OAuthClient } from '../store/ports.js';
 import { sendClientRefusal, UnknownClient, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
-import { ACCESS_TOKEN_LIFETIME_S, isOurResource, REFRESH_TOKEN_LIFETIME_S, type OAuthAddresses } from './settings.js';
+import { ACCESS_TOKEN_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './lifetimes-and-limits.js';
+import { isOurResource } from '../auth/protected-resource.js';
+import { type OAuthAddresses } from './addresses.js';
 
 /**
  * oauth2-server's authorization code grant, answering a redirect_uri that differs from the authorization

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isReservedWord } from '../domain/link-name.js';
-import { PAGE_HEADERS } from '../web/layout.js';
+import { PAGE_HEADERS } from '../views/layout.js';
 import type { Store } from '../store/ports.js';
-import type { Clock } from '../tools/define-tool.js';
+import type { Clock } from '../shared/clock.js';
 import { ClickCounter } from './click-counter.js';
 import { countsAsClick } from './counted.js';
 import { disabledPage, flaggedPage, notFoundPage } from './pages.js';

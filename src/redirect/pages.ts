@@ -1,4 +1,4 @@
-import { escapeHtml, page } from '../web/layout.js';
+import { escapeHtml, page } from '../views/layout.js';
 
 /** The pages a visitor sees instead of a redirect. Small, escaped, no scripts. */
 export function flaggedPage(destination: string): string {

@@ -1,7 +1,8 @@
 import { fail } from '../errors.js';
 import { linkNotFound } from '../domain/link-state.js';
 import type { LinkRecord, Team } from '../store/ports.js';
-import type { Caller, ToolContext } from './define-tool.js';
+import type { ToolContext } from './define-tool.js';
+import type { Caller } from '../shared/caller.js';
 
 /**
  * Who may reach what. A team or link outside the caller's teams answers 404 `not_found` (never 403, so its

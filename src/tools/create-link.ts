@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink, type Link } from './schemas.js';
-import { defineTool, type Caller, type ToolContext } from './define-tool.js';
+import { defineTool, type ToolContext } from './define-tool.js';
+import { type Caller } from '../shared/caller.js';
 import { teamToChange } from './access.js';
 import { checkName } from '../domain/link-name.js';
 import { checkNote } from '../domain/note.js';

@@ -5,22 +5,8 @@ import type { Cursors } from '../domain/cursor.js';
 import type { Store } from '../store/ports.js';
 import type { DestinationChecker } from '../destinations/checker.js';
 import type { Limits } from '../domain/limits.js';
-
-/** Who is calling: the person, and what their token (if any) limits them to. */
-export interface Caller {
-  personId: string;
-  /** Operation names the caller may use; null for all. */
-  scopes: ReadonlySet<string> | null;
-  /** Set for a token limited to its team's record: it changes nothing outside that team, and reads there only
-   * what a signed-out visitor reads. */
-  recordTeamId: string | null;
-}
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+import type { Caller } from '../shared/caller.js';
+import type { Clock } from '../shared/clock.js';
 
 /** What every tool's `run` may use; built once in the composition root. */
 export interface ToolContext {

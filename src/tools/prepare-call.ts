@@ -1,6 +1,7 @@
 import { fail } from '../errors.js';
 import { parseParams } from './bad-request.js';
-import { scopeOf, type Caller, type Tool } from './define-tool.js';
+import { scopeOf, type Tool } from './define-tool.js';
+import { type Caller } from '../shared/caller.js';
 
 /** How deep a body may nest; no param of any tool needs more than a few levels. */
 const MAX_DEPTH = 32;

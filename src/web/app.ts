@@ -3,20 +3,22 @@ import type { Gate } from '../auth/gate.js';
 import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
+import { assistantsPage } from './pages/assistants.js';
 import { dashboardPages } from './pages/dashboard.js';
 import { faviconRoutes } from './pages/favicon.js';
 import { developerPages } from './pages/developers.js';
 import { teamPages } from './pages/teams.js';
 import { setPasswordPages } from './pages/set-password.js';
 import { welcomePages } from './pages/welcome.js';
-import { PAGE_HEADERS } from './layout.js';
+import { PAGE_HEADERS } from '../views/layout.js';
 import { render, type PageDeps } from './request.js';
-import type { WebSessions } from './session.js';
-import { html } from './views/html.js';
+import type { WebSessions } from '../auth/web-sessions.js';
+import { html } from '../views/html.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
- * link), the first step (/welcome), the dashboard (/app), teams, the Developers page, the error-code reference
+ * link), the first step (/welcome), the dashboard (/app), teams, the Developers page, the connected assistants
+ * page (the consent page is drawn here too, for the authorization server), the error-code reference
  * that problem `type`s point at, a health check, and the not-found page. Server-rendered HTML without scripts;
  * every form is CSRF-checked.
  */
@@ -75,6 +77,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   dashboardPages(app, pageDeps);
   teamPages(app, pageDeps);
   developerPages(app, pageDeps);
+  assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });
 
   app.use((_req, res) => {
     render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);

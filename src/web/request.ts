@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Gate } from '../auth/gate.js';
 import type { ToolContext } from '../tools/define-tool.js';
-import { page } from './layout.js';
-import type { SignedIn, WebSessions } from './session.js';
-import type { Html } from './views/html.js';
-import { nav, type Section } from './views/nav.js';
+import { page } from '../views/layout.js';
+import type { SignedIn, WebSessions } from '../auth/web-sessions.js';
+import type { Html } from '../views/html.js';
+import { nav, type Section } from '../views/nav.js';
 
 /** What every page group needs. */
 export interface PageDeps {

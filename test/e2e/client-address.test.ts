@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddressOf } from '../../src/client-address.js';
+import { clientAddressOf } from '../../src/http/client-address.js';
 import { startServer } from '../helpers/server.js';
 
 function request(remoteAddress: string, forwarded?: string): IncomingMessage {

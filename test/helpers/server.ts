@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { startDnsServer } from './dns-server.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
-import type { Clock } from '../../src/tools/define-tool.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {

@@ -5,7 +5,7 @@
  */
 import { checkAddress } from '../../domain/destination.js';
 import type { ActiveLink, LinkStore } from '../../store/ports.js';
-import type { Clock } from '../../tools/define-tool.js';
+import type { Clock } from '../../shared/clock.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
 
 /** The re-check's default interval. */

@@ -6,8 +6,8 @@ import { addressGroup } from '../../support/address-group.js';
 import { FixedWindows } from '../../support/fixed-windows.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
-import { alertBox, csrfField, textField, type FieldErrors } from '../views/forms.js';
-import { html } from '../views/html.js';
+import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
+import { html } from '../../views/html.js';
 
 const WRONG = 'The email or the password is wrong.';
 

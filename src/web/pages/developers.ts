@@ -4,9 +4,9 @@ import { cryptoRandom } from '../../domain/random.js';
 import { tools } from '../../tools/index.js';
 import type { Team, TokenRecord } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, texts, type PageDeps } from '../request.js';
-import type { SignedIn } from '../session.js';
-import { alertBox, buttonForm, checkbox, csrfField, noticeBox, selectField, type FieldErrors } from '../views/forms.js';
-import { html, when, type Html } from '../views/html.js';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { alertBox, buttonForm, checkbox, csrfField, noticeBox, selectField, type FieldErrors } from '../../views/forms.js';
+import { html, when, type Html } from '../../views/html.js';
 
 /** The scopes offered: the HTTP operations, in the registry's order. */
 const OPERATIONS = tools.flatMap((tool) => (tool.operation ? [tool.operation] : []));

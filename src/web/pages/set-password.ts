@@ -4,8 +4,8 @@ import { PASSWORD_LINK_HOURS, passwordLinkHashOrNull, SET_PASSWORD_PATH } from '
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import type { PasswordLinkState, Person } from '../../store/ports.js';
 import { render, text, type PageDeps } from '../request.js';
-import { csrfField, textField } from '../views/forms.js';
-import { html } from '../views/html.js';
+import { csrfField, textField } from '../../views/forms.js';
+import { html } from '../../views/html.js';
 
 const ASK_AGAIN = 'Ask whoever runs this service for a new link.';
 

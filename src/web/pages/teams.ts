@@ -6,9 +6,9 @@ import { addressGroup } from '../../support/address-group.js';
 import { FixedWindows } from '../../support/fixed-windows.js';
 import type { Member, Team } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
-import type { SignedIn } from '../session.js';
-import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../views/forms.js';
-import { html, when } from '../views/html.js';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
+import { html, when } from '../../views/html.js';
 
 const NOTICES: Record<string, string> = {
   added: 'Added to the team.',

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { queryText, render, safeNext, signedInOnly, text, type PageDeps } from '../request.js';
-import { checkbox, csrfField } from '../views/forms.js';
-import { html, when } from '../views/html.js';
+import { checkbox, csrfField } from '../../views/forms.js';
+import { html, when } from '../../views/html.js';
 
 const TERMS = html`<ol>
 <li>You make short links only to addresses you may share, and never to malware, phishing, scams or anything

@@ -1,12 +1,11 @@
 import type { Express, Request, Response } from 'express';
-import type { Gate } from '../auth/gate.js';
-import type { OAuthStore } from '../store/ports.js';
-import { escapeHtml, page } from '../web/layout.js';
-import type { SignedIn, WebSessions } from '../web/session.js';
-import { nav } from '../web/views/nav.js';
-import { PAGE_HEADERS } from '../web/layout.js';
-import { clientLabel, selfChosenName } from './consent-page.js';
-import { redirectHostOf } from './redirect-uris.js';
+import type { Gate } from '../../auth/gate.js';
+import type { OAuthStore } from '../../store/ports.js';
+import { escapeHtml, page, PAGE_HEADERS } from '../../views/layout.js';
+import type { SignedIn, WebSessions } from '../../auth/web-sessions.js';
+import { nav } from '../../views/nav.js';
+import { clientLabel, selfChosenName } from './consent.js';
+import { redirectHostOf } from '../../oauth/redirect-uris.js';
 
 /** A metadata document client's self-chosen name, beside its host, marked unverified. */
 function claimOf(grant: { clientId: string; clientName: string | null }): string {

@@ -1,8 +1,8 @@
 import { fail } from '../errors.js';
 import type { Store } from '../store/ports.js';
-import type { Caller } from '../tools/define-tool.js';
+import type { Caller } from '../shared/caller.js';
 import { operationsOf } from './scopes.js';
-import { ACCESS_PREFIX, sha256 } from './settings.js';
+import { ACCESS_PREFIX, sha256 } from './secrets.js';
 
 /** What an assistant's access token carries besides the caller, for /mcp's scope checks and the SDK's AuthInfo. */
 export interface OAuthAccess {

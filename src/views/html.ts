@@ -1,4 +1,4 @@
-import { escapeHtml } from '../layout.js';
+import { escapeHtml } from './layout.js';
 
 /** Markup that is already safe to send. Only `html` and `raw` make one. */
 export class Html {

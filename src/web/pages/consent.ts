@@ -1,13 +1,14 @@
 import type { Response } from 'express';
-import { neutralized } from '../domain/hidden-characters.js';
-import type { OAuthClient } from '../store/ports.js';
-import { escapeHtml, page, PAGE_HEADERS } from '../web/layout.js';
-import type { SignedIn } from '../web/session.js';
-import { nav } from '../web/views/nav.js';
-import type { AuthorizationRequest } from './authorize.js';
-import { isMetadataDocumentId } from './metadata-documents.js';
-import { redirectHostOf } from './redirect-uris.js';
-import { SCOPES } from './scopes.js';
+import { neutralized } from '../../domain/hidden-characters.js';
+import type { OAuthClient } from '../../store/ports.js';
+import { escapeHtml, page, PAGE_HEADERS } from '../../views/layout.js';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { nav } from '../../views/nav.js';
+import type { AuthorizationRequest } from '../../oauth/authorize.js';
+import type { OAuthPages } from '../../oauth/pages.js';
+import { isMetadataDocumentId } from '../../oauth/metadata-documents.js';
+import { redirectHostOf } from '../../oauth/redirect-uris.js';
+import { SCOPES } from '../../auth/scopes.js';
 
 /**
  * The CSP source of where the consent form's answer ends up. The form posts to our /authorize, which answers
@@ -117,3 +118,6 @@ ${identity}
     { 'Content-Security-Policy': csp },
   );
 }
+
+/** The authorization server's pages, as the composition root hands them to it. */
+export const oauthPages: OAuthPages = { consent: consentPage, message: oauthPage, refused: refusedRequestPage };

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Request, Response } from 'express';
 import { fail } from '../errors.js';
 import type { Person, Store } from '../store/ports.js';
-import type { Clock } from '../tools/define-tool.js';
+import type { Clock } from '../shared/clock.js';
 
 const SESSION_DAYS = 30;
 

@@ -1,4 +1,4 @@
-import type { SignedIn } from '../session.js';
+import type { SignedIn } from '../auth/web-sessions.js';
 import { buttonForm } from './forms.js';
 import { html, type Html } from './html.js';
 

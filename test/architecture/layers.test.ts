@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The parts of `src/`, lowest first. A part may import only parts below it: never one above (that is a cycle in
+ * waiting) and never another of its own rank (a sideways import, which is where a shared thing wants a home of
+ * its own). Imports within one folder are free. A new folder or top-level file must be given a rank here.
+ */
+const RANKS: ReadonlyArray<readonly string[]> = [
+  ['paths.ts', 'errors.ts', 'shared'],
+  ['support', 'config.ts'],
+  ['domain'],
+  ['store'],
+  ['destinations'],
+  ['tools'],
+  ['http'],
+  ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget
+  ['views'],
+  ['oauth'], // the authorization server: issues what auth checks
+  ['http-facade', 'mcp', 'web', 'redirect'], // the surfaces, each on its own
+  ['app.ts', 'process-guards.ts'],
+  ['serve.ts'],
+  ['main.ts', 'cli'],
+];
+
+const SRC = normalize(join(dirname(fileURLToPath(import.meta.url)), '../../src'));
+const rankOf = new Map(RANKS.flatMap((parts, rank) => parts.map((part) => [part, rank] as const)));
+
+/** The part a file of `src/` belongs to: its top folder, or the file itself at the top. */
+function partOf(file: string): string {
+  return relative(SRC, file).split('/')[0]!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of a file, static (`from '…'`) and dynamic (`import('…')`), as paths of `src/`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from |import\()'(\.[^']+)'/g)].map((match) => match[1]!);
+  return specifiers.map((specifier) => normalize(join(dirname(file), specifier.replace(/\.js$/, '.ts'))));
+}
+
+/** True when a file of part `from` may import one of part `to`. */
+function mayImport(from: string, to: string): boolean {
+  return to === from || rankOf.get(to)! < rankOf.get(from)!;
+}
+
+describe('the layers of src/', () => {
+  const files = sourceFiles(SRC);
+
+  it('gives every part a rank', () => {
+    const parts = new Set(files.map(partOf));
+    expect([...parts].filter((part) => !rankOf.has(part))).toEqual([]);
+  });
+
+  it('imports only downwards: no part imports one above it or beside it', () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const from = partOf(file);
+      for (const target of importsOf(file)) {
+        const to = partOf(target);
+        if (!mayImport(from, to)) wrong.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses the imports it exists to catch', () => {
+    expect(mayImport('auth', 'oauth')).toBe(false); // upwards: the resource server reaching into the issuer
+    expect(mayImport('mcp', 'http-facade')).toBe(false); // sideways: one surface borrowing another's helpers
+    expect(mayImport('redirect', 'web')).toBe(false);
+    expect(mayImport('web', 'oauth')).toBe(true);
+    expect(mayImport('oauth', 'oauth')).toBe(true);
+    expect(importsOf(join(SRC, 'app.ts')).map(partOf)).toContain('web');
+  });
+});
