@@ -58,13 +58,14 @@ export interface Problem {
 
 export class ApiError extends Error {
   readonly status: number;
-  /** Seconds a caller should wait before retrying (429 and 503 answers). */
-  retryAfter: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
     detail?: string,
+    /** The param at fault, in the spec's notation (`links[3].name`), or null. */
     readonly field: string | null = null,
+    /** Seconds a caller should wait before retrying (429 and 503 answers). */
+    readonly retryAfter?: number,
   ) {
     super(detail ?? catalogue[code][1]);
     this.status = catalogue[code][0];
@@ -105,12 +106,25 @@ function titleOf(code: ErrorCode): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Builds an ApiError; `fail('name_taken', undefined, 'name')`. A named helper for the common shapes. */
-export function fail(code: ErrorCode, detail?: string, field: string | null = null): ApiError {
-  return new ApiError(code, detail, field);
-}
+/** `name_taken` → `nameTaken`. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+type ErrorConstructor = (detail?: string, field?: string | null, retryAfter?: number) => ApiError;
+
+/**
+ * One named constructor per code, made from the table above so that a code, its status and its default sentence
+ * are written once: `throw apiError.nameTaken(undefined, 'name')`, `apiError.rateLimited(detail, null, 30)`.
+ */
+export const apiError = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(catalogue) as ErrorCode[]).map((code) => [
+      code.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+      (detail?: string, field: string | null = null, retryAfter?: number) => new ApiError(code, detail, field, retryAfter),
+    ]),
+  ),
+) as { readonly [C in ErrorCode as CamelCase<C>]: ErrorConstructor };
 
 /** Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. */
 export function toApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError('internal_server_error');
+  return err instanceof ApiError ? err : apiError.internalServerError();
 }

@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
 import { operationsOf } from './scopes.js';
@@ -31,12 +31,12 @@ export async function callerOfAccessToken(
   publicUrl: string,
 ): Promise<{ caller: Caller; access: OAuthAccess }> {
   const found = await store.oauth.token(sha256(token));
-  if (!found || found.kind !== 'access') throw fail('invalid_token');
+  if (!found || found.kind !== 'access') throw apiError.invalidToken();
   const expiresAt = Date.parse(found.expiresAt);
-  if (expiresAt <= now.getTime()) throw fail('invalid_token', 'The access token expired; refresh it.');
-  if (found.resource !== resource) throw fail('invalid_token', `The access token was issued for another resource than ${resource}.`);
+  if (expiresAt <= now.getTime()) throw apiError.invalidToken('The access token expired; refresh it.');
+  if (found.resource !== resource) throw apiError.invalidToken(`The access token was issued for another resource than ${resource}.`);
   if (!found.personAgreedTerms) {
-    throw fail('first_step', `Agree to the terms at ${publicUrl}/welcome first; the assistant works from then on.`);
+    throw apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the assistant works from then on.`);
   }
   store.oauth.touchGrant(found.grantId, now);
   return {

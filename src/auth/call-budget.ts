@@ -12,12 +12,13 @@ export class CallBudget extends FixedWindows {
   }
 }
 
-/** The IETF RateLimit header fields (draft), the same on every surface. */
+/**
+ * The IETF RateLimit header fields (draft), the same on every surface. A call past the budget is refused with
+ * `rate_limited`, whose answer writes `Retry-After`.
+ */
 export function rateLimitHeaders(answer: BudgetAnswer): Record<string, string> {
-  const headers: Record<string, string> = {
+  return {
     'RateLimit-Policy': `"minute";q=${answer.limit};w=60`,
     RateLimit: `"minute";r=${answer.remaining};t=${answer.resetSeconds}`,
   };
-  if (!answer.allowed) headers['Retry-After'] = String(answer.resetSeconds);
-  return headers;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fail, toApiError } from '../errors.js';
+import { apiError, toApiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
@@ -50,9 +50,7 @@ export function createGate(deps: {
     const answer = budget.take(key, store.settings.limits().callsPerMinute, now.getTime());
     for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
     if (!answer.allowed) {
-      const limited = fail('rate_limited', `Too many calls; wait ${answer.resetSeconds} seconds.`);
-      limited.retryAfter = answer.resetSeconds;
-      throw limited;
+      throw apiError.rateLimited(`Too many calls; wait ${answer.resetSeconds} seconds.`, null, answer.resetSeconds);
     }
   }
 
@@ -83,7 +81,7 @@ export function createGate(deps: {
     async admit(req, res) {
       const admitted = await admitWith(req, res, async (token, now) => {
         if (isAccessToken(token)) {
-          throw fail('invalid_token', `This token was issued to an assistant for ${resource} and works only there.`);
+          throw apiError.invalidToken(`This token was issued to an assistant for ${resource} and works only there.`);
         }
         return { caller: await callerOfToken(store, token, now, publicUrl) };
       });

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import { randomString, type Random } from '../domain/random.js';
 import type { Store, TokenRecord } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
@@ -40,16 +40,16 @@ export function bearerOf(header: string | undefined): string | null {
  */
 export async function callerOfToken(store: Store, token: string | null, now: Date, publicUrl: string): Promise<Caller> {
   const match = token === null ? null : TOKEN_PATTERN.exec(token);
-  if (!match) throw fail('invalid_token', token === null ? 'Send Authorization: Bearer <token>.' : undefined);
+  if (!match) throw apiError.invalidToken(token === null ? 'Send Authorization: Bearer <token>.' : undefined);
   const grant = await store.tokens.grant(`tok_${match[1]}`);
   const given = hashSecret(match[2]!);
-  if (!grant || !timingSafeEqual(grant.secretHash, given)) throw fail('invalid_token');
+  if (!grant || !timingSafeEqual(grant.secretHash, given)) throw apiError.invalidToken();
   if (grant.revokedAt !== null || (grant.expiresAt !== null && Date.parse(grant.expiresAt) <= now.getTime())) {
-    throw fail('invalid_token');
+    throw apiError.invalidToken();
   }
-  if (!grant.personInTeam) throw fail('token_record_left');
+  if (!grant.personInTeam) throw apiError.tokenRecordLeft();
   if (!grant.personAgreedTerms) {
-    throw fail('first_step', `Agree to the terms at ${publicUrl}/welcome first; the token works from then on.`);
+    throw apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the token works from then on.`);
   }
   store.tokens.touch(grant.id, now);
   return {

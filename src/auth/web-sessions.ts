@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Person, Store } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
 
@@ -85,12 +85,12 @@ export function webSessions(deps: { store: Store; clock: Clock; publicUrl: strin
     /** Throws 403 `forbidden` unless this POST comes from one of our own forms. */
     async checkForm(req: Request, res: Response): Promise<void> {
       const sentOrigin = req.headers.origin;
-      if (sentOrigin !== undefined && sentOrigin !== origin) throw fail('forbidden', 'This form was sent from another site.');
+      if (sentOrigin !== undefined && sentOrigin !== origin) throw apiError.forbidden('This form was sent from another site.');
       const current = await signedIn(req, res);
       const expected = current ? current.csrf : cookiesOf(req)[formCookie];
       const given = typeof req.body?._csrf === 'string' ? req.body._csrf : '';
       if (!expected || !sameText(expected, given)) {
-        throw fail('forbidden', 'The form expired or came from elsewhere; reload the page and try again.');
+        throw apiError.forbidden('The form expired or came from elsewhere; reload the page and try again.');
       }
     },
   };

@@ -6,7 +6,7 @@
  * the check keeps links from being made into private networks as the name stands when the link is made or changed.
  * (The OAuth metadata fetcher, which does connect, asks the same resolver and checks the addresses it connects to.)
  */
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { CheckedDestination } from '../domain/destination.js';
 import { isPublicAddress } from './addresses.js';
 import { LruCache } from '../support/lru-cache.js';
@@ -76,8 +76,8 @@ export function privateNetworkCheck(options: {
         // Anything else is a bug of ours, and answers 500 rather than hide as a DNS failure.
         throw error instanceof LookupFailed ? unavailable(field) : error;
       }
-      if (verdict === 'private') throw fail('private_destination', DETAIL.private, field);
-      if (verdict === 'missing') throw fail('invalid_destination', DETAIL.missing, field);
+      if (verdict === 'private') throw apiError.privateDestination(DETAIL.private, field);
+      if (verdict === 'missing') throw apiError.invalidDestination(DETAIL.missing, field);
     },
   };
 }
@@ -94,7 +94,5 @@ export function judge(answer: HostAnswer): Verdict {
 }
 
 function unavailable(field: string) {
-  const error = fail('check_unavailable', DETAIL.unavailable, field);
-  error.retryAfter = RETRY_AFTER_SECONDS;
-  return error;
+  return apiError.checkUnavailable(DETAIL.unavailable, field, RETRY_AFTER_SECONDS);
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /**
  * Opaque, signed paging cursors. A cursor names the operation and a digest of the other params it was made for,
@@ -46,5 +46,5 @@ function digest(params: unknown): string {
 }
 
 function mismatch() {
-  return fail('cursor_mismatch', undefined, 'after');
+  return apiError.cursorMismatch(undefined, 'after');
 }

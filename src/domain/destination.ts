@@ -3,7 +3,7 @@
  * and the DNS look-up that catches names resolving to private addresses, need the network and live elsewhere.
  */
 import { domainToASCII } from 'node:url';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** The longest destination accepted, in UTF-16 code units, both as sent and as stored (spec section 8). */
 export const MAX_DESTINATION_LENGTH = 2048;
@@ -127,14 +127,14 @@ export function checkAddress(raw: string, field = 'destination'): CheckedDestina
 
 /** Rules 4 and 5: not this service or another shortener, not blocked by the operator. */
 export function checkHostPolicy({ host }: CheckedDestination, policy: DestinationPolicy, field = 'destination'): void {
-  if (matchesDomain(host, policy.ownHosts)) throw fail('shortener_destination', DETAIL.ownHost, field);
-  if (matchesDomain(host, policy.shorteners)) throw fail('shortener_destination', DETAIL.shortener, field);
-  if (matchesDomain(host, policy.blocked)) throw fail('blocked_destination', DETAIL.blocked, field);
+  if (matchesDomain(host, policy.ownHosts)) throw apiError.shortenerDestination(DETAIL.ownHost, field);
+  if (matchesDomain(host, policy.shorteners)) throw apiError.shortenerDestination(DETAIL.shortener, field);
+  if (matchesDomain(host, policy.blocked)) throw apiError.blockedDestination(DETAIL.blocked, field);
 }
 
 /** Rules 1 and 2 (invalid_destination): a well-formed https address of at most 2,048 characters, no credentials. */
 function parseHttpsAddress(raw: string, field: string): URL {
-  const invalid = (detail: string) => fail('invalid_destination', detail, field);
+  const invalid = (detail: string) => apiError.invalidDestination(detail, field);
   // Length first, so a huge string is never handed to the parser.
   if (raw.length > MAX_DESTINATION_LENGTH) throw invalid(DETAIL.tooLong);
   // The WHATWG parser silently drops tabs and line breaks and trims spaces, so "https://bi\tt.ly" would become
@@ -172,10 +172,10 @@ function publicHostOf(url: URL, field: string): string {
   // Every IP literal is refused, public ones too (spec: "not an IP address"). Checked before the host-name shape:
   // the two sets do not overlap, so the order between them changes no answer, only which check is reached first.
   if (url.hostname.startsWith('[') || DOTTED_QUAD.test(url.hostname)) {
-    throw fail('private_destination', DETAIL.ipAddress, field);
+    throw apiError.privateDestination(DETAIL.ipAddress, field);
   }
   const host = normalizeDomain(url.hostname);
-  if (host === null) throw fail('invalid_destination', DETAIL.badHost, field);
-  if (isPrivateHostName(host)) throw fail('private_destination', DETAIL.privateName, field);
+  if (host === null) throw apiError.invalidDestination(DETAIL.badHost, field);
+  if (isPrivateHostName(host)) throw apiError.privateDestination(DETAIL.privateName, field);
   return host;
 }

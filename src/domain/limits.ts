@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
 export interface Limits {
@@ -63,7 +63,7 @@ export interface WindowCount {
  */
 export function checkCreationLimits(counts: CreationCounts, teamCreatedAt: Date, now: Date, limits: Limits): void {
   if (counts.live >= limits.teamLinks) {
-    throw fail('team_full', `The team already holds ${limits.teamLinks} links; delete one to make room.`);
+    throw apiError.teamFull(`The team already holds ${limits.teamLinks} links; delete one to make room.`);
   }
   if (counts.lastHour.count >= limits.perHour) {
     throw limitReached(`The team made ${limits.perHour} links in the last hour.`, counts.lastHour, HOUR_MS, now);
@@ -87,7 +87,5 @@ export function checkChangeLimit(changesLastHour: WindowCount, now: Date, limits
 function limitReached(detail: string, window: WindowCount, windowMs: number, now: Date) {
   const freesAt = (window.oldestAt ?? now.getTime()) + windowMs;
   const seconds = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
-  const error = fail('limit_reached', `${detail} Try again in ${seconds} seconds.`);
-  error.retryAfter = seconds;
-  return error;
+  return apiError.limitReached(`${detail} Try again in ${seconds} seconds.`, null, seconds);
 }

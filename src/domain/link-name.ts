@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /**
  * Words a short link name may never be, because the service answers at `PUBLIC_URL/<word>` itself or may one day.
@@ -29,7 +29,7 @@ export function isReservedWord(name: string): boolean {
  */
 export function checkName(name: string | null, field = 'name'): string | null {
   if (name === null) return null;
-  if (!NAME_PATTERN.test(name)) throw fail('invalid_name', undefined, field);
-  if (isReservedWord(name)) throw fail('reserved_name', `"${name}" is reserved by the service.`, field);
+  if (!NAME_PATTERN.test(name)) throw apiError.invalidName(undefined, field);
+  if (isReservedWord(name)) throw apiError.reservedName(`"${name}" is reserved by the service.`, field);
   return name;
 }

@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** Letters and numbers of any script, plain spaces, and - _ , . ' ( ) & ! ? : */
 const NOTE_PATTERN = /^[\p{L}\p{M}\p{N} \-_,.'()&!?:]*$/u;
@@ -12,10 +12,10 @@ export const NOTE_MAX = 100;
 export function checkNote(note: string | null, field = 'note'): string | null {
   if (note === null) return null;
   if ([...note].length > NOTE_MAX) {
-    throw fail('invalid_note', `A note is at most ${NOTE_MAX} characters.`, field);
+    throw apiError.invalidNote(`A note is at most ${NOTE_MAX} characters.`, field);
   }
   if (!NOTE_PATTERN.test(note)) {
-    throw fail('invalid_note', undefined, field);
+    throw apiError.invalidNote(undefined, field);
   }
   return note;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { IdempotencyKey, Store } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
 
@@ -17,7 +17,7 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   if (raw === undefined) return null;
   const value = Array.isArray(raw) ? raw.join(',') : raw;
   if (value.length < 1 || value.length > 255) {
-    throw fail('bad_request', 'Idempotency-Key is 1 to 255 characters.', 'Idempotency-Key');
+    throw apiError.badRequest('Idempotency-Key is 1 to 255 characters.', 'Idempotency-Key');
   }
   return value;
 }
@@ -45,8 +45,8 @@ export async function runOnce(
 ): Promise<Answer> {
   const started = await store.idempotency.begin(key, bodyHash(body), now);
   if (started.kind === 'replay') return { status: started.status, body: started.body, replayed: true };
-  if (started.kind === 'in_use') throw fail('idempotency_key_in_use');
-  if (started.kind === 'reused') throw fail('idempotency_key_reused', undefined, 'Idempotency-Key');
+  if (started.kind === 'in_use') throw apiError.idempotencyKeyInUse();
+  if (started.kind === 'reused') throw apiError.idempotencyKeyReused(undefined, 'Idempotency-Key');
   let answer: Answer;
   try {
     answer = await call();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fail, toApiError } from '../errors.js';
+import { apiError, toApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
@@ -23,12 +23,12 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
     if (!version) return false;
     try {
       const caller = await gate.admit(req, res);
-      if (version[1] !== 'v1') throw fail('version_retired');
+      if (version[1] !== 'v1') throw apiError.versionRetired();
       const tool = toolForOperation(path.slice('/v1/'.length));
-      if (!tool) throw fail('not_found', 'There is no such operation; see /v1/openapi.json.');
+      if (!tool) throw apiError.notFound('There is no such operation; see /v1/openapi.json.');
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
-        throw fail('method_not_allowed', 'Every operation is a POST.');
+        throw apiError.methodNotAllowed('Every operation is a POST.');
       }
       const answer = await callTool(tool, await caller(), req);
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** The largest body taken: 50 createLinks items of 2,048-character destinations fit several times over. */
 export const MAX_BODY_BYTES = 512 * 1024;
@@ -29,17 +29,17 @@ export function canAnswer(res: ServerResponse): boolean {
 export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw fail('bad_request', 'Send the body as JSON with Content-Type: application/json.');
+    throw apiError.badRequest('Send the body as JSON with Content-Type: application/json.');
   }
   const text = await readText(req);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw fail('bad_request', 'The body is not valid JSON.');
+    throw apiError.badRequest('The body is not valid JSON.');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw fail('bad_request', 'The body must be a JSON object (it may be empty: {}).');
+    throw apiError.badRequest('The body must be a JSON object (it may be empty: {}).');
   }
   return body as Record<string, unknown>;
 }
@@ -70,7 +70,7 @@ export function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       try {
         resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
       } catch {
-        reject(fail('bad_request', 'The body is not valid UTF-8.'));
+        reject(apiError.badRequest('The body is not valid UTF-8.'));
       }
     };
     const onGone = () => {
@@ -99,5 +99,5 @@ function discard(req: IncomingMessage): void {
 
 function tooLarge(limit: number) {
   const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
-  return fail('content_too_large', `The body is larger than ${size}.`);
+  return apiError.contentTooLarge(`The body is larger than ${size}.`);
 }

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /**
  * Asks the person before a destructive call. A client that declared elicitation gets a form to accept; any other
@@ -17,11 +17,11 @@ export async function confirmWithPerson(server: Server, question: string, confir
       },
     });
     if (answer.action !== 'accept' || answer.content?.confirm !== true) {
-      throw fail('conflict', 'The person did not confirm, so nothing was deleted.');
+      throw apiError.conflict('The person did not confirm, so nothing was deleted.');
     }
     return;
   }
   if (confirm !== true) {
-    throw fail('bad_request', `${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
+    throw apiError.badRequest(`${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
   }
 }

@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Gate, McpCaller } from '../auth/gate.js';
-import { ApiError, fail, toApiError } from '../errors.js';
+import { ApiError, apiError, toApiError } from '../errors.js';
 import { bearerChallenge, missingScope } from '../auth/challenge.js';
 import { protectedResource } from '../auth/protected-resource.js';
 import { sendProblem } from '../http/problem.js';
@@ -60,7 +60,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
     if (needed) {
       const challenge = { error: 'insufficient_scope' as const, scope: needed };
       res.setHeader('WWW-Authenticate', bearerChallenge(addresses.resourceMetadata, challenge));
-      return sendProblem(res, fail('insufficient_scope', `This call needs the ${needed} scope; sign in again to grant it.`), ctx.config.publicUrl);
+      return sendProblem(res, apiError.insufficientScope(`This call needs the ${needed} scope; sign in again to grant it.`), ctx.config.publicUrl);
     }
     await handleRpc(req, res, auth, body);
   }

@@ -12,6 +12,7 @@ import { grantedScopes, type Scope } from '../auth/scopes.js';
 import { CODE_LIFETIME_S } from './lifetimes-and-limits.js';
 import { isOurResource } from '../auth/protected-resource.js';
 import { type OAuthAddresses } from './addresses.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 const PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method', 'resource'];
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -120,7 +121,7 @@ export function authorizeRoutes(app: Express, deps: {
     } catch (error) {
       if (error instanceof ShownError) return pages.message(res, 400, 'This sign-in link does not work', error.message);
       if (error instanceof TooManyFetches) {
-        res.set('Retry-After', String(error.retryAfter));
+        setRetryAfter(res, error.retryAfter);
         return pages.message(res, 429, 'Too many requests', error.message);
       }
       if (error instanceof RedirectedError) {

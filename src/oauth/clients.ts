@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
 import { DOCUMENT_FAILURE_MEMORY_MS, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, DOCUMENT_FETCHES_PER_MINUTE, DOCUMENTS_IN_MEMORY } from './lifetimes-and-limits.js';
 import { sha256 } from '../auth/secrets.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 /** An unknown, unfetchable or refused client: every endpoint answers it as `invalid_client`. */
 export class UnknownClient extends Error {}
@@ -137,7 +138,7 @@ export type ClientDirectory = ReturnType<typeof clientDirectory>;
  */
 export function sendClientRefusal(req: Request, res: Response, error: unknown): void {
   if (error instanceof TooManyFetches) {
-    res.set('Retry-After', String(error.retryAfter));
+    setRetryAfter(res, error.retryAfter);
     return sendOAuthError(res, 429, 'too_many_requests', error.message);
   }
   if (!(error instanceof UnknownClient)) throw error;

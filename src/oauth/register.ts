@@ -10,6 +10,7 @@ import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import { CLIENT_SECRET_PREFIX, newSecret, sha256 } from '../auth/secrets.js';
 import { REGISTRATIONS_PER_HOUR, UNUSED_CLIENT_MS } from './lifetimes-and-limits.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
@@ -87,7 +88,7 @@ export function registerRoutes(
     const taken = budget.take(deps.clientAddress(req), REGISTRATIONS_PER_HOUR, now.getTime());
     const wait = taken.resetSeconds;
     if (!taken.allowed) {
-      res.set('Retry-After', String(wait));
+      setRetryAfter(res, wait);
       return sendOAuthError(res, 429, 'too_many_requests', `Too many registrations from this address; retry in ${wait} seconds.`);
     }
     let metadata: ReturnType<typeof checkMetadata>;

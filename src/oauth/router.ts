@@ -18,6 +18,7 @@ import { registerRoutes } from './register.js';
 import { revokeRoutes } from './revoke.js';
 import { oauthAddresses } from './addresses.js';
 import { tokenRoutes } from './token.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 export interface OAuthOptions {
   /** How client ID metadata documents are fetched; tests only (see MetadataDocumentOptions). */
@@ -82,7 +83,7 @@ export function oauthRoutes(
     if (res.headersSent) return res.end();
     if (req.path === '/token' || req.path === '/revoke') return tokenEndpointError(error, res);
     if (error instanceof ApiError) {
-      if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+      setRetryAfter(res, error.retryAfter);
       return pages.message(res, error.status, error.status === 429 ? 'Too many requests' : 'Not allowed', error.message);
     }
     const refused = parserRefusal(error);
@@ -108,7 +109,7 @@ function parserRefusal(error: unknown): { status: number; detail: string } | nul
 /** /token and /revoke answer JSON error objects (RFC 6749 §5.2), whatever went wrong. */
 function tokenEndpointError(error: unknown, res: Response): void {
   if (error instanceof ApiError) {
-    if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+    setRetryAfter(res, error.retryAfter);
     return sendOAuthError(res, error.status, error.status === 429 ? 'too_many_requests' : 'invalid_request', error.message);
   }
   // RFC 6749 §5.2: the token endpoint's errors are 400s, a body too large included.

@@ -10,6 +10,7 @@ import { QrCodes } from './qr.js';
 import type { Gate } from '../auth/gate.js';
 import { toApiError } from '../errors.js';
 import { linkResolver } from './resolve.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{3,50})(\/qr)?$/;
 // The service's page headers, but no referrer: the warning page's link leads off to the destination.
@@ -49,7 +50,8 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string;
     try {
       deps.gate.countAddress(req, res);
     } catch (error) {
-      res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(toApiError(error).retryAfter ?? 60) });
+      setRetryAfter(res, toApiError(error).retryAfter ?? 60);
+      res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Too many requests; wait a minute.');
       return true;
     }

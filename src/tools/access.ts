@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import { linkNotFound } from '../domain/link-state.js';
 import type { LinkRecord, Team } from '../store/ports.js';
 import type { ToolContext } from './define-tool.js';
@@ -41,9 +41,9 @@ async function memberTeam(ctx: ToolContext, caller: Caller, teamId: string): Pro
 }
 
 function teamNotFound() {
-  return fail('not_found', 'No team with that id is among your teams.', 'team');
+  return apiError.notFound('No team with that id is among your teams.', 'team');
 }
 
 export function outside() {
-  return fail('outside_token_record', "The token works within its own team only; this reaches outside it.");
+  return apiError.outsideTokenRecord("The token works within its own team only; this reaches outside it.");
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { apiError, type ApiError } from '../errors.js';
 
 /** zod's own wording for a param left out ("Invalid input: expected string, received undefined") reads as a fault. */
 const MISSING = 'is required';
@@ -37,5 +37,5 @@ function badRequest(error: z.ZodError, prefix: string): ApiError {
       : own !== null
         ? `${field} ${own}.`
         : `${field}: ${issue?.message ?? 'is malformed'}.`;
-  return new ApiError('bad_request', detail.replace(/\.\.$/, '.'), field);
+  return apiError.badRequest(detail.replace(/\.\.$/, '.'), field);
 }

@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { apiError } from '../errors.js';
 import { parseParams } from './bad-request.js';
 import { scopeOf, type Tool } from './define-tool.js';
 import { type Caller } from '../shared/caller.js';
@@ -13,7 +13,7 @@ const MAX_DEPTH = 32;
  */
 export function prepareCall(tool: Tool, caller: Caller, params: unknown): unknown {
   if (caller.scopes !== null && !caller.scopes.has(scopeOf(tool))) {
-    throw fail('insufficient_scope', `The token may not call ${tool.operation ?? tool.name}.`);
+    throw apiError.insufficientScope(`The token may not call ${tool.operation ?? tool.name}.`);
   }
   checkJsonValue(params);
   return parseParams(tool.input, params);
@@ -28,9 +28,9 @@ export function checkJsonValue(value: unknown): void {
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (typeof item === 'string') {
-      if (!item.isWellFormed()) throw fail('bad_request', 'A string holds a lone UTF-16 surrogate.');
+      if (!item.isWellFormed()) throw apiError.badRequest('A string holds a lone UTF-16 surrogate.');
     } else if (item !== null && typeof item === 'object') {
-      if (depth >= MAX_DEPTH) throw fail('bad_request', `The body nests deeper than ${MAX_DEPTH} levels.`);
+      if (depth >= MAX_DEPTH) throw apiError.badRequest(`The body nests deeper than ${MAX_DEPTH} levels.`);
       for (const child of Object.values(item)) stack.push([child, depth + 1]);
     }
   }

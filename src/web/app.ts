@@ -14,6 +14,7 @@ import { PAGE_HEADERS } from '../views/layout.js';
 import { render, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
 import { html } from '../views/html.js';
+import { setRetryAfter } from '../http/retry-after.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
@@ -88,7 +89,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const { status, title, detail } = describe(error);
-    if (error instanceof ApiError && error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+    if (error instanceof ApiError) setRetryAfter(res, error.retryAfter);
     render(res, status, title, html`<h1>${title}</h1><p>${detail}</p><p><a href="/">Home</a></p>`);
   });
   return app;

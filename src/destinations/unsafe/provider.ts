@@ -4,7 +4,7 @@
  * into 503 `check_unavailable` rather than letting an unchecked address through.
  */
 import type { CheckedDestination } from '../../domain/destination.js';
-import { fail, type ApiError } from '../../errors.js';
+import { apiError, type ApiError } from '../../errors.js';
 import type { NetworkCheck } from '../checker.js';
 import { LruCache } from '../../support/lru-cache.js';
 
@@ -87,9 +87,7 @@ export function unsafeSitesCheck(providers: UnsafeSiteProvider[], options: Unsaf
   }
 
   function unavailable(field: string): ApiError {
-    const error = fail('check_unavailable', UNAVAILABLE, field);
-    error.retryAfter = retryAfterSeconds;
-    return error;
+    return apiError.checkUnavailable(UNAVAILABLE, field, retryAfterSeconds);
   }
 
   return {
@@ -103,7 +101,7 @@ export function unsafeSitesCheck(providers: UnsafeSiteProvider[], options: Unsaf
         verdict = unsafe.has(key) ? 'unsafe' : 'safe';
         cache.set(key, verdict);
       }
-      if (verdict === 'unsafe') throw fail('unsafe_destination', UNSAFE, field);
+      if (verdict === 'unsafe') throw apiError.unsafeDestination(UNSAFE, field);
     },
     lookupFresh: (urls) => (urls.length === 0 ? Promise.resolve({ unsafe: new Set(), complete: true }) : ask(urls)),
   };

@@ -1,4 +1,4 @@
-import { fail } from '../../errors.js';
+import { apiError } from '../../errors.js';
 import type { Db } from './database.js';
 
 interface NameRow {
@@ -25,9 +25,9 @@ export function linkNames(db: Db) {
   return {
     claim(name: string, teamId: string, linkId: string, field: string): void {
       const row = find.get(name) as NameRow | undefined;
-      if (row?.retired) throw fail('reserved_name', `"${name}" belonged to a deleted link and is never issued again.`, field);
+      if (row?.retired) throw apiError.reservedName(`"${name}" belonged to a deleted link and is never issued again.`, field);
       if (row && row.linkId !== linkId && (row.linkId !== null || row.teamId !== teamId)) {
-        throw fail('name_taken', `The short link name "${name}" is taken.`, field);
+        throw apiError.nameTaken(`The short link name "${name}" is taken.`, field);
       }
       hold.run(name, teamId, linkId);
     },

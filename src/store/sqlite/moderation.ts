@@ -2,7 +2,7 @@ import type { LinkRecord, ModerationStore, Report, ReportRule, ReviewRequest } f
 import { newId } from '../../domain/ids.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import type { Random } from '../../domain/random.js';
-import { fail } from '../../errors.js';
+import { apiError } from '../../errors.js';
 import { linkNotFound } from '../../domain/link-state.js';
 import { writeTransaction, type Db } from './database.js';
 import { LINK_COLUMNS } from './link-columns.js';
@@ -60,7 +60,7 @@ export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): 
   const addReview = writeTransaction(db, (linkId: string, personId: string, reason: string | null, now: Date) => {
     const current = read(linkId);
     if (current.state !== 'flagged') {
-      throw fail('conflict', 'Only a flagged link can be reviewed; this one is not flagged.', 'code');
+      throw apiError.conflict('Only a flagged link can be reviewed; this one is not flagged.', 'code');
     }
     review.run(newId('review', random), linkId, personId, reason, now.toISOString());
     return current;

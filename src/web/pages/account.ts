@@ -8,6 +8,7 @@ import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
+import { setRetryAfter } from '../../http/retry-after.js';
 
 const WRONG = 'The email or the password is wrong.';
 
@@ -72,7 +73,7 @@ ${other}`,
     const allowance = signups.take(addressGroup(gate.address(req)), signupsPerHour, ctx.clock.now().getTime());
     if (!allowance.allowed) {
       const minutes = Math.ceil(allowance.resetSeconds / 60);
-      res.set('Retry-After', String(allowance.resetSeconds));
+      setRetryAfter(res, allowance.resetSeconds);
       const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask the operator of this service to add you.`;
       return form(req, res, 'signup', 429, { email, next, alert });
     }
@@ -108,7 +109,7 @@ ${other}`,
 
     const wait = throttle.begin(keys, nowMs());
     if (wait > 0) {
-      res.set('Retry-After', String(wait));
+      setRetryAfter(res, wait);
       const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
       return form(req, res, 'signin', 429, { email: rawEmail, next, alert });
     }

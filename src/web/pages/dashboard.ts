@@ -13,6 +13,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
+import { setRetryAfter } from '../../http/retry-after.js';
 
 const SHOWN_LINKS = 100;
 const CODE = /^[A-Za-z0-9]{7}$/;
@@ -114,7 +115,7 @@ ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', 
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const field = FIELDS.find((f) => f === error.field);
-        if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+        setRetryAfter(res, error.retryAfter);
         const problem: Problem = { status: error.status, values };
         const detail = error.code === 'bad_request' && field === 'team' ? 'Choose one of your teams.' : error.detail;
         if (field) problem.errors = { [field]: detail };
@@ -133,7 +134,7 @@ ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', 
         res.redirect(303, `/app?deleted=${encodeURIComponent(code)}`);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+        setRetryAfter(res, error.retryAfter);
         const alert = error.code === 'bad_request' ? 'That is not the code of a link.' : error.detail;
         await show(req, res, me, { status: error.status, alert });
       }

@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { emailOrNull, MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
-import { fail } from '../../errors.js';
+import { apiError } from '../../errors.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { addressGroup } from '../../support/address-group.js';
 import { FixedWindows } from '../../support/fixed-windows.js';
@@ -9,6 +9,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when } from '../../views/html.js';
+import { setRetryAfter } from '../../http/retry-after.js';
 
 const NOTICES: Record<string, string> = {
   added: 'Added to the team.',
@@ -40,7 +41,7 @@ export function teamPages(app: Express, deps: PageDeps): void {
   async function teamOf(req: Request, me: SignedIn): Promise<Team> {
     const id = String(req.params.id ?? '');
     const team = await teams.get(id);
-    if (!team || !(await teams.isMember(team.id, me.person.id))) throw fail('not_found', 'There is no such team among yours.');
+    if (!team || !(await teams.isMember(team.id, me.person.id))) throw apiError.notFound('There is no such team among yours.');
     return team;
   }
 
@@ -104,7 +105,7 @@ ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.ema
       const wait = waitForTeam(req, me);
       if (wait > 0) {
         const minutes = Math.ceil(wait / 60);
-        res.set('Retry-After', String(wait));
+        setRetryAfter(res, wait);
         const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
         return list(req, res, me, 429, name, undefined, alert);
       }
