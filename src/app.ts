@@ -12,6 +12,7 @@ import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
+import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { sendJson, sendProblem } from './http/problem.js';
 import { canAnswer, ClientGone } from './http/read-body.js';
@@ -78,9 +79,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
+    // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
+    if (!isServicePath(path)) return (await visits.handleRedirect(req, res, path)) ? undefined : pages(req, res);
     if (path === '/mcp') return mcp.handleMcp(req, res);
     if (oauth.handles(path)) return oauth.app(req, res);
-    if (await visits.handleRedirect(req, res, path)) return;
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       await gate.admit(req, res);
       res.setHeader('Access-Control-Allow-Origin', '*');

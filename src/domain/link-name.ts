@@ -1,26 +1,33 @@
 import { apiError } from '../errors.js';
+import { isVersionSegment, SERVICE_SEGMENTS } from './service-paths.js';
 
 /**
- * Words a short link name may never be, because the service answers at `PUBLIC_URL/<word>` itself or may one day.
- * Version-like words (`v1`, `v20`) are reserved by pattern below.
+ * Words a short link name may never be besides the paths the service answers (service-paths.ts, reserved below):
+ * words people would take for the service's own, or that it may answer one day.
  */
 const RESERVED_WORDS = new Set([
-  'api', 'v1', 'mcp', 'oauth', 'login', 'signin', 'sign-in', 'signup', 'sign-up', 'logout', 'signout', 'sign-out',
-  'app', 'dashboard', 'developers', 'docs', 'static', 'assets', 'health', 'healthz', 'well-known', '_well-known',
-  'admin', 'operator', 'welcome', 'teams', 'team', 'links', 'link', 'tokens', 'token', 'settings', 'account',
-  'authorize', 'register', 'revoke', 'consent', 'callback', 'openapi', 'openapi-json', 'favicon', 'favicon-ico',
-  'robots', 'robots-txt', 'sitemap', 'terms', 'privacy', 'about', 'help', 'support', 'status', 'qr', 'www',
-  'assistants', 'connected', 'public', 'shortlinks', 'null', 'undefined', 'set-password',
+  'api', 'oauth', 'login', 'sign-in', 'sign-up', 'logout', 'sign-out', 'dashboard', 'static', 'assets', 'healthz',
+  'well-known', '_well-known', 'admin', 'operator', 'team', 'links', 'link', 'tokens', 'settings', 'account',
+  'consent', 'callback', 'openapi', 'openapi-json', 'favicon', 'favicon-ico', 'robots', 'robots-txt', 'sitemap',
+  'terms', 'privacy', 'about', 'help', 'support', 'status', 'qr', 'www', 'connected', 'public', 'shortlinks',
+  'null', 'undefined',
 ]);
 
-const NAME_PATTERN = /^[a-z0-9_-]{3,50}$/;
+export const MIN_NAME_LENGTH = 3;
+export const MAX_NAME_LENGTH = 50;
+const NAME_PATTERN = new RegExp(`^[a-z0-9_-]{${MIN_NAME_LENGTH},${MAX_NAME_LENGTH}}$`);
+
+/** True when `name` has the spec's shape (3 to 50 of a-z 0-9 - _), whether or not it is reserved. */
+export function isWellFormedName(name: string): boolean {
+  return NAME_PATTERN.test(name);
+}
 
 /** The rule of the spec, for schema documentation: 3 to 50 of a-z 0-9 - _. */
 export const NAME_PATTERN_SOURCE = NAME_PATTERN.source;
 
 /** True for words the service keeps for itself (not for names of deleted links: the store knows those). */
 export function isReservedWord(name: string): boolean {
-  return RESERVED_WORDS.has(name) || /^v\d+$/.test(name);
+  return RESERVED_WORDS.has(name) || SERVICE_SEGMENTS.has(name) || isVersionSegment(name);
 }
 
 /**
@@ -29,7 +36,7 @@ export function isReservedWord(name: string): boolean {
  */
 export function checkName(name: string | null, field = 'name'): string | null {
   if (name === null) return null;
-  if (!NAME_PATTERN.test(name)) throw apiError.invalidName(undefined, field);
+  if (!isWellFormedName(name)) throw apiError.invalidName(undefined, field);
   if (isReservedWord(name)) throw apiError.reservedName(`"${name}" is reserved by the service.`, field);
   return name;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isReservedWord } from '../domain/link-name.js';
+import { isReservedWord, MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../domain/link-name.js';
 import { PAGE_HEADERS } from '../views/layout.js';
 import type { Store } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
@@ -12,7 +12,7 @@ import { toApiError } from '../errors.js';
 import { linkResolver } from './resolve.js';
 import { setRetryAfter } from '../http/retry-after.js';
 
-const SHORT_PATH = /^\/([A-Za-z0-9_-]{3,50})(\/qr)?$/;
+const SHORT_PATH = new RegExp(`^/([A-Za-z0-9_-]{${MIN_NAME_LENGTH},${MAX_NAME_LENGTH}})(/qr)?$`);
 // The service's page headers, but no referrer: the warning page's link leads off to the destination.
 const VISIT_PAGE_HEADERS = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Referrer-Policy': 'no-referrer' };
 

@@ -1,8 +1,7 @@
 import { looksLikeCode } from '../domain/code.js';
+import { isWellFormedName } from '../domain/link-name.js';
 import type { LinkRecord, Store } from '../store/ports.js';
 import { LinkCache, type RedirectTarget } from './link-cache.js';
-
-const NAME_PATTERN = /^[a-z0-9_-]{3,50}$/;
 
 /**
  * Finds the link behind `PUBLIC_URL/<key>`: a code (7 characters with an uppercase letter) or a short link name.
@@ -20,7 +19,7 @@ export function linkResolver(store: Store, maxEntries?: number) {
     if (cached !== undefined) return cached;
     let record: LinkRecord | null = null;
     if (looksLikeCode(key)) record = await store.links.findByCode(key);
-    else if (NAME_PATTERN.test(key)) record = await store.links.findByName(key);
+    else if (isWellFormedName(key)) record = await store.links.findByName(key);
     else return null; // cannot be a link; not worth a cache entry
     const target = record && toTarget(record);
     cache.set(key, target);

@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Gate } from '../auth/gate.js';
+import { isServicePath } from '../domain/service-paths.js';
 import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
@@ -32,6 +33,8 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     res.set(PAGE_HEADERS);
     next();
   });
+  // Only the service's own paths are pages (see service-paths.ts): a route outside them is never reached.
+  app.use((req, res, next) => (isServicePath(req.path) ? next() : notFound(res)));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
   faviconRoutes(app);
 
@@ -80,9 +83,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   developerPages(app, pageDeps);
   assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });
 
-  app.use((_req, res) => {
-    render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);
-  });
+  app.use((_req, res) => notFound(res));
 
   // Express 5 hands rejected promises here: a refused form, a team one is not in, too many calls, a body that
   // cannot be read. Each gets a page with its 4xx status; only our own faults answer 500.
@@ -93,6 +94,10 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     render(res, status, title, html`<h1>${title}</h1><p>${detail}</p><p><a href="/">Home</a></p>`);
   });
   return app;
+}
+
+function notFound(res: Response): void {
+  render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);
 }
 
 function describe(error: unknown): { status: number; title: string; detail: string } {

@@ -1,4 +1,8 @@
 import type { Express, Request, Response } from 'express';
+import { looksLikeCode } from '../../domain/code.js';
+import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
+import { NOTE_MAX } from '../../domain/note.js';
 import type { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { Link } from '../../tools/schemas.js';
@@ -16,7 +20,6 @@ import { html, when, type Html } from '../../views/html.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 
 const SHOWN_LINKS = 100;
-const CODE = /^[A-Za-z0-9]{7}$/;
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
 
 interface Problem {
@@ -47,9 +50,9 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
     }
     const made = queryText(req, 'made');
     const deleted = queryText(req, 'deleted');
-    const notice = CODE.test(made)
+    const notice = looksLikeCode(made)
       ? html`Made <a href="${publicUrl}/${made}">${publicUrl}/${made}</a>.`
-      : CODE.test(deleted)
+      : looksLikeCode(deleted)
         ? html`Deleted ${publicUrl}/${deleted}.`
         : null;
     render(
@@ -72,10 +75,10 @@ ${sections}`,
 <h2 style="margin-top:0">Make a short link</h2>
 ${csrfField(csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: values.team ?? '', error: errors.team })}
-${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: 'An https address.', maxlength: 2048 })}
+${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: 'An https address.', maxlength: MAX_DESTINATION_LENGTH })}
 <div class="row">
-${textField({ name: 'name', label: 'Short link name (optional)', value: values.name ?? '', error: errors.name, hint: '3 to 50 of a-z, 0-9, - and _.', maxlength: 50 })}
-${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', error: errors.note, hint: 'Up to 100 characters.', maxlength: 100 })}
+${textField({ name: 'name', label: 'Short link name (optional)', value: values.name ?? '', error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _.`, maxlength: MAX_NAME_LENGTH })}
+${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', error: errors.note, hint: `Up to ${NOTE_MAX} characters.`, maxlength: NOTE_MAX })}
 </div>
 <button type="submit">Make short link</button>
 </form>`;
