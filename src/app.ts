@@ -71,16 +71,16 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate);
-  const visits = redirects({ store, clock, publicUrl: config.publicUrl, gate });
+  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
-  const pages = webApp(ctx, express(), { sessions, gate });
+  const webPages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
-    if (!isServicePath(path)) return (await visits.handleRedirect(req, res, path)) ? undefined : pages(req, res);
+    if (!isServicePath(path)) return (await redirectHandler.handleRedirect(req, res, path)) ? undefined : webPages(req, res);
     if (path === '/mcp') return mcp.handleMcp(req, res);
     if (oauth.handles(path)) return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -89,7 +89,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       return sendJson(res, 200, openApi);
     }
     if (await api(req, res, path)) return;
-    pages(req, res);
+    webPages(req, res);
   }
 
   const server = createServer((req, res) => {
@@ -114,7 +114,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }),
     async close() {
       await mcp.close();
-      await visits.close();
+      await redirectHandler.close();
       await recheck?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

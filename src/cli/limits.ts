@@ -6,7 +6,7 @@ import { usageError } from './errors.js';
 
 /** The flags of `limits set`, each with the limit it changes. */
 export const LIMIT_FLAGS = {
-  'team-links': 'teamLinks',
+  'team-links': 'maxLinksPerTeam',
   'per-hour': 'perHour',
   'per-day': 'perDay',
   'first-week-per-day': 'firstWeekPerDay',

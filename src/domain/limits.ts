@@ -3,7 +3,7 @@ import { apiError } from '../errors.js';
 /** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
 export interface Limits {
   /** Links a team may hold at once (team_full). */
-  teamLinks: number;
+  maxLinksPerTeam: number;
   /** New links per team per rolling hour. */
   perHour: number;
   /** New links per team per rolling day. */
@@ -28,7 +28,7 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
-  teamLinks: 25,
+  maxLinksPerTeam: 25,
   perHour: 20,
   perDay: 100,
   firstWeekPerDay: 10,
@@ -62,8 +62,8 @@ export interface WindowCount {
  * `retryAfter`: the seconds until the oldest counted event leaves its window.
  */
 export function checkCreationLimits(counts: CreationCounts, teamCreatedAt: Date, now: Date, limits: Limits): void {
-  if (counts.live >= limits.teamLinks) {
-    throw apiError.teamFull(`The team already holds ${limits.teamLinks} links; delete one to make room.`);
+  if (counts.live >= limits.maxLinksPerTeam) {
+    throw apiError.teamFull(`The team already holds ${limits.maxLinksPerTeam} links; delete one to make room.`);
   }
   if (counts.lastHour.count >= limits.perHour) {
     throw limitReached(`The team made ${limits.perHour} links in the last hour.`, counts.lastHour, HOUR_MS, now);

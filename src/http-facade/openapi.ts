@@ -19,7 +19,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 /** Every code a call of the tool can answer, without duplicates, grouped by HTTP status (ascending). */
 function codesByStatus(tool: Tool): Map<number, ErrorCode[]> {
-  const codes = new Set([...COMMON, ...tool.errors, ...(tool.idempotent ? IDEMPOTENCY : [])]);
+  const codes = new Set([...COMMON, ...tool.errors, ...(tool.takesIdempotencyKey ? IDEMPOTENCY : [])]);
   const groups = new Map<number, ErrorCode[]>();
   for (const code of [...codes].sort()) groups.set(statusOf(code), [...(groups.get(statusOf(code)) ?? []), code]);
   return new Map([...groups].sort(([a], [b]) => a - b));
@@ -29,7 +29,7 @@ function codesByStatus(tool: Tool): Map<number, ErrorCode[]> {
 function headersFor(status: number, tool: Tool): Json {
   const names = ['RateLimit', 'RateLimit-Policy'];
   if (status === 429 || status === 503) names.push('Retry-After');
-  if (tool.idempotent) names.push('Idempotent-Replayed');
+  if (tool.takesIdempotencyKey) names.push('Idempotent-Replayed');
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
@@ -60,7 +60,7 @@ function operationOf(tool: Tool, operation: string, publicUrl: string): Json {
     // Built once at start, so the limits named are the defaults (said so in info.description).
     description: describeTool(tool, { publicUrl, limits: DEFAULT_LIMITS }),
     'x-mcp-tool': tool.name,
-    parameters: tool.idempotent ? [ref('parameters', 'Idempotency-Key')] : [],
+    parameters: tool.takesIdempotencyKey ? [ref('parameters', 'Idempotency-Key')] : [],
     requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${operation}Request`) } } },
     responses,
   };

@@ -41,7 +41,7 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
   };
 
   async function callTool(tool: Tool, caller: Caller, req: IncomingMessage): Promise<Answer> {
-    const key = tool.idempotent ? idempotencyKeyOf(req) : null;
+    const key = tool.takesIdempotencyKey ? idempotencyKeyOf(req) : null;
     const body = await readJsonObject(req);
     const input = prepareCall(tool, caller, body);
     const run = () => answerOf(tool, input, caller);

@@ -17,7 +17,7 @@ export const askForReview = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['conflict', 'outside_token_record'],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ code, reason }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     return toLink(await ctx.store.moderation.askForReview(link.id, caller.personId, reason, ctx.clock.now()));

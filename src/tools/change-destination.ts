@@ -17,7 +17,7 @@ export const changeDestination = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'private_destination', 'shortener_destination', 'unsafe_destination', 'link_disabled', 'link_flagged', 'limit_reached', 'check_unavailable', 'outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async run({ code, destination }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; checking it first spares a flagged link the network checks.

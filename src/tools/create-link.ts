@@ -49,7 +49,7 @@ export const createLink = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async run(input, caller: Caller, ctx) {
     const team = await teamToChange(ctx, caller, input.team);
     return makeLink(ctx, team, input);

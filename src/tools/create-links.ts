@@ -41,7 +41,7 @@ export const createLinks = defineTool({
   output: z.object({ results: z.array(result) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async run({ team: teamId, links }, caller, ctx) {
     const team = await teamToChange(ctx, caller, teamId);
     const results: Array<z.output<typeof result>> = [];

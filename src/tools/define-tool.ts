@@ -46,7 +46,7 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   /** The error codes particular to this operation (the spec's list); every call can also answer the common ones. */
   errors: readonly ErrorCode[];
   /** Takes an `Idempotency-Key` over HTTP. */
-  idempotent: boolean;
+  takesIdempotencyKey: boolean;
   /**
    * For a destructive tool: checks the caller may do it, then gives the question an assistant must put to the
    * person first (naming what will go).

@@ -16,7 +16,7 @@ export const deleteLink = defineTool({
   output: z.null(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['limit_reached', 'outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async confirmation({ code }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     const named = link.name ? ` (${ctx.config.publicUrl}/${link.name})` : '';

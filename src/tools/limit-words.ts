@@ -4,7 +4,7 @@ import type { Limits } from '../domain/limits.js';
  * daily one cannot apply (the store checks the smaller of the two), so the one that does is named. */
 export function creationLimitsSentence(limits: Limits): string {
   const firstWeek = Math.min(limits.firstWeekPerDay, limits.perDay);
-  return `A team holds at most ${limits.teamLinks} links and may make ${limits.perHour} an hour and ` +
+  return `A team holds at most ${limits.maxLinksPerTeam} links and may make ${limits.perHour} an hour and ` +
     `${limits.perDay} a day (${firstWeek} a day in its first week).`;
 }
 

@@ -15,7 +15,7 @@ export const linkByCode = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: [],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ code }, caller, ctx) {
     return toLink(await linkToRead(ctx, caller, code));
   },

@@ -19,7 +19,7 @@ export const linkClicks = defineTool({
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: [],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ code }, caller, ctx) {
     const link = await linkToRead(ctx, caller, code);
     const dates = lastDays(ctx.clock.now(), 30);

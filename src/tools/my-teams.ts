@@ -16,7 +16,7 @@ export const myTeams = defineTool({
   output: pageOf(teamRow),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['cursor_mismatch'],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ limit, after }, caller, ctx) {
     const params = { limit };
     const key = ctx.cursors.read<[string, string]>('listTeams', params, after);

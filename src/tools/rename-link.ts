@@ -19,7 +19,7 @@ export const renameLink = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_name', 'reserved_name', 'link_disabled', 'link_flagged', 'name_taken', 'limit_reached', 'outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async run({ code, name }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.

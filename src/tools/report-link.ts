@@ -18,7 +18,7 @@ export const reportLink = defineTool({
   output: z.object({ code: z.string(), reported: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['outside_token_record'],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ code, reason }, caller, ctx) {
     const link = await ctx.store.links.findByCode(code);
     if (!link) throw linkNotFound();

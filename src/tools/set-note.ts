@@ -15,7 +15,7 @@ export const setNote = defineTool({
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_note', 'conflict', 'outside_token_record'],
-  idempotent: true,
+  takesIdempotencyKey: true,
   async run({ code, note }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     const checked = checkNote(note);

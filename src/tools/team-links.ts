@@ -29,7 +29,7 @@ export const teamLinks = defineTool({
   output: pageOf(linkSchema),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['cursor_mismatch'],
-  idempotent: false,
+  takesIdempotencyKey: false,
   async run({ team, state, q, limit, after }, caller, ctx) {
     await teamToRead(ctx, caller, team);
     const params = { team, state, q, limit };

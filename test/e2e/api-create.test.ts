@@ -19,7 +19,7 @@ beforeEach(async () => {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const MANY = { perHour: 1000, perDay: 1000, firstWeekPerDay: 1000, teamLinks: 1000 };
+const MANY = { perHour: 1000, perDay: 1000, firstWeekPerDay: 1000, maxLinksPerTeam: 1000 };
 
 /** A name no other test uses (names are one namespace for the whole service). */
 function freshName(prefix = 'n'): string {

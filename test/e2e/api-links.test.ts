@@ -1082,7 +1082,7 @@ describe('deleteLink', () => {
   });
 
   it('frees a place in the team: deleted links do not count toward team_full', async () => {
-    await server.setLimits({ teamLinks: 1 });
+    await server.setLimits({ maxLinksPerTeam: 1 });
     const alice = await server.person();
     const made = await createLink(alice);
     const full = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);

@@ -18,7 +18,7 @@ beforeAll(async () => {
   dns = await startDnsServer({}, { a: ['93.184.216.34'] });
   server = await startServer({ env: { DNS_SERVERS: dns.servers.join(',') } });
   alice = await server.person();
-  await server.setLimits({ perHour: 1000, perDay: 1000, firstWeekPerDay: 1000, teamLinks: 1000 });
+  await server.setLimits({ perHour: 1000, perDay: 1000, firstWeekPerDay: 1000, maxLinksPerTeam: 1000 });
 });
 afterAll(async () => {
   await server.stop();

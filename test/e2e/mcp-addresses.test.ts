@@ -95,7 +95,7 @@ describe('tool descriptions', () => {
     const alice = await server.person();
     const client = await connect(alice.token);
     expect((await descriptions(client)).get('createLink')).toContain('at most 25 links');
-    await server.setLimits({ teamLinks: 40, perHour: 7, perDay: 70, firstWeekPerDay: 5, changesPerHour: 9, callsPerMinute: 300 });
+    await server.setLimits({ maxLinksPerTeam: 40, perHour: 7, perDay: 70, firstWeekPerDay: 5, changesPerHour: 9, callsPerMinute: 300 });
     const described = await descriptions(client);
     expect(described.get('createLink')).toContain('A team holds at most 40 links and may make 7 an hour and 70 a day (5 a day in its first week).');
     expect(described.get('changeDestination')).toContain('9 changes an hour');

@@ -253,7 +253,7 @@ const cases: Case[] = [
     expected: error(400, 'bad_request', 'destination') },
   { title: 'createLink unknown team', operation: 'createLink', input: () => ({ team: 'team_nope', destination: 'https://example.com/' }),
     expected: error(404, 'not_found', 'team') },
-  { title: 'createLink team full', operation: 'createLink', limits: { teamLinks: 1 },
+  { title: 'createLink team full', operation: 'createLink', limits: { maxLinksPerTeam: 1 },
     input: async (f) => { await link(f); return { team: f.teamId, destination: 'https://example.com/more' }; },
     expected: error(409, 'team_full') },
 
@@ -270,7 +270,7 @@ const cases: Case[] = [
     check: (body) => expect(body.results.map((r: any) => [r.status, r.code])).toEqual([
       [200, null], [400, 'invalid_name'], [400, 'invalid_destination'], [409, 'name_taken'], [400, 'bad_request'], [400, 'bad_request'],
     ]) },
-  { title: 'createLinks team full per item', operation: 'createLinks', expected: success, limits: { teamLinks: 2 },
+  { title: 'createLinks team full per item', operation: 'createLinks', expected: success, limits: { maxLinksPerTeam: 2 },
     input: async (f) => { await link(f); return { team: f.teamId, links: [{ destination: 'https://example.com/1' }, { destination: 'https://example.com/2' }] }; },
     check: (body) => expect(body.results.map((r: any) => [r.status, r.code])).toEqual([[200, null], [409, 'team_full']]) },
   { title: 'createLinks empty', operation: 'createLinks', input: (f) => ({ team: f.teamId, links: [] }), expected: error(400, 'bad_request', 'links') },

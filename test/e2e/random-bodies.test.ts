@@ -23,7 +23,7 @@ function fingerprint(): string {
 
 beforeAll(async () => {
   server = await startServer();
-  await server.setLimits({ perHour: 100_000, perDay: 100_000, firstWeekPerDay: 100_000, teamLinks: 100_000, callsPerMinute: 100_000 });
+  await server.setLimits({ perHour: 100_000, perDay: 100_000, firstWeekPerDay: 100_000, maxLinksPerTeam: 100_000, callsPerMinute: 100_000 });
   alice = await server.person();
   const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
   code = made.body.code;

@@ -17,7 +17,7 @@ let team: Team;
 let other: Team;
 const all: LinkRecord[] = [];
 const now = new Date('2026-11-21T12:00:00Z');
-const limits = { ...DEFAULT_LIMITS, teamLinks: 1e9, perHour: 1e9, perDay: 1e9, firstWeekPerDay: 1e9, changesPerHour: 1e9 };
+const limits = { ...DEFAULT_LIMITS, maxLinksPerTeam: 1e9, perHour: 1e9, perDay: 1e9, firstWeekPerDay: 1e9, changesPerHour: 1e9 };
 const NOTES = ['Éclair über alles', '100% sure_thing', 'say "hi"', 'ab', 'x', null];
 
 beforeAll(async () => {

@@ -90,3 +90,21 @@ describe('the SQLite store', () => {
     expect(await store.clicks.daily(link.id, '2026-11-01', '2026-11-30')).toEqual([]);
   });
 });
+
+describe('migration 9', () => {
+  it('keeps an operator\'s team link limit, stored as teamLinks before, as maxLinksPerTeam', () => {
+    store.close();
+    // As a database made by an earlier version holds it: the limits as set, under the old key.
+    const db = new Database(path);
+    db.pragma('user_version = 8');
+    db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('limits', ?)").run(JSON.stringify({ teamLinks: 40, perHour: 7 }));
+    db.close();
+
+    store = openSqliteStore(path);
+    expect(store.settings.limits()).toEqual({ ...DEFAULT_LIMITS, maxLinksPerTeam: 40, perHour: 7 });
+    const reopened = new Database(path, { readonly: true });
+    const stored = JSON.parse(reopened.prepare("SELECT value FROM settings WHERE key = 'limits'").pluck().get() as string);
+    reopened.close();
+    expect(stored).toEqual({ maxLinksPerTeam: 40, perHour: 7 });
+  });
+});

@@ -249,4 +249,10 @@ export const migrations: readonly string[] = [
   ALTER TABLE people ADD COLUMN added_by_operator INTEGER NOT NULL DEFAULT 0;
   UPDATE people SET added_by_operator = 1 WHERE password_hash IS NULL;
   `,
+  // 9: the limit of links a team may hold is stored as maxLinksPerTeam (it was teamLinks, the word of a tool).
+  `
+  UPDATE settings
+  SET value = json_remove(json_set(value, '$.maxLinksPerTeam', json_extract(value, '$.teamLinks')), '$.teamLinks')
+  WHERE key = 'limits' AND json_type(value, '$.teamLinks') IS NOT NULL;
+  `,
 ];
