@@ -9,18 +9,11 @@ import { loadConfig } from '../../src/config.js';
 import { startDnsServer } from './dns-server.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
-import type { Clock } from '../../src/shared/clock.js';
+import { TestClock } from './clock.js';
 
-/** A clock the test moves by hand. */
-export class TestClock implements Clock {
-  constructor(public current = new Date('2026-11-21T12:00:00.000Z')) {}
-  now(): Date {
-    return new Date(this.current);
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
+// Kept here too for the tests that import it with the server; it lives in clock.ts so the fast tool tests can
+// use it without loading the whole app.
+export { TestClock };
 
 export interface TestServer {
   app: App;
