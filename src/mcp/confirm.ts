@@ -1,27 +1,62 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  inputRequired,
+  inputResponse,
+  ProtocolError,
+  ProtocolErrorCode,
+  type InputRequiredResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { apiError } from '../errors.js';
+import type { RequestStates, StateBinding } from './request-state.js';
+
+/** The person's answer: go ahead, or they said no (or closed the question), so nothing happens. */
+export type Answer = 'confirmed' | 'declined';
+
+const QUESTION_KEY = 'confirm';
 
 /**
- * Asks the person before a destructive call. A client that declared elicitation gets a form to accept; any other
- * client must pass `confirm: true`, which the tool's description tells the assistant to do only after asking.
+ * Asks the person before a destructive call. A client that declared elicitation gets the question as an
+ * input-required answer: under 2026-07-28 the client asks and calls again with the answer and the signed state;
+ * on a 2025-11-25 session the SDK puts the same question to the client as an elicitation request. Any other client
+ * must pass `confirm: true`, which the tool's description tells the assistant to do only after asking.
  */
-export async function confirmWithPerson(server: Server, question: string, confirm: unknown): Promise<void> {
-  if (server.getClientCapabilities()?.elicitation) {
-    const answer = await server.elicitInput({
-      mode: 'form',
-      message: question,
-      requestedSchema: {
-        type: 'object',
-        properties: { confirm: { type: 'boolean', title: 'Yes, delete it', default: false } },
-        required: ['confirm'],
-      },
-    });
-    if (answer.action !== 'accept' || answer.content?.confirm !== true) {
-      throw apiError.conflict('The person did not confirm, so nothing was deleted.');
+export function confirmWithPerson(
+  server: Server,
+  ctx: ServerContext,
+  question: string,
+  confirm: unknown,
+  binding: StateBinding,
+  states: RequestStates,
+): Answer | InputRequiredResult {
+  if (!server.getClientCapabilities()?.elicitation) {
+    if (confirm !== true) {
+      throw apiError.badRequest(`${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
     }
-    return;
+    return 'confirmed';
   }
-  if (confirm !== true) {
-    throw apiError.badRequest(`${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
+  const answer = inputResponse(ctx.mcpReq.inputResponses, QUESTION_KEY);
+  if (answer.kind === 'missing') return ask(question, states.issue(binding));
+  const state = ctx.mcpReq.requestState();
+  // The answer counts only with the state issued for this person, tool and input, before it expired.
+  if (typeof state !== 'string' || !states.holds(state, binding)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState: ask the person again.');
   }
+  return answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true ? 'confirmed' : 'declined';
+}
+
+function ask(question: string, requestState: string): InputRequiredResult {
+  return inputRequired({
+    inputRequests: {
+      [QUESTION_KEY]: inputRequired.elicit({
+        message: question,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Yes, delete it', default: false } },
+          required: ['confirm'],
+        },
+      }),
+    },
+    requestState,
+  });
 }

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Gate, McpCaller } from '../auth/gate.js';
 import { ApiError, apiError, toApiError } from '../errors.js';
 import { bearerChallenge, missingScope } from '../auth/challenge.js';
@@ -10,22 +8,29 @@ import { protectedResource } from '../auth/protected-resource.js';
 import { sendProblem } from '../http/problem.js';
 import { canAnswer, ClientGone, readText } from '../http/read-body.js';
 import type { ToolContext } from '../tools/define-tool.js';
-import type { Caller } from '../shared/caller.js';
 import { mcpGuard } from './guard.js';
+import { legacySessions } from './legacy.js';
+import { RequestStates } from './request-state.js';
+import { rpcError } from './rpc-error.js';
 import { createMcpServer } from './server.js';
-import { Sessions } from './sessions.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * `/mcp`: Streamable HTTP with stateful sessions (so deleteLink can ask the person by elicitation). Each request
- * is authenticated on its own (a personal token, or an assistant's OAuth access token for this resource); a
- * session id only finds the session, and only for the person who opened it.
+ * `/mcp`, Streamable HTTP, for both revisions. Each request is authenticated on its own (a personal token, or an
+ * assistant's OAuth access token for this resource) and checked against the token's scopes here, before the SDK
+ * sees it. Then the SDK's own classification picks the revision: 2026-07-28 requests (each carrying its protocol
+ * version and capabilities) are answered by a fresh server per request, holding nothing between requests;
+ * 2025-11-25 traffic goes to sessions opened by initialize (see legacy.ts).
  */
 export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
-  const sessions = new Sessions();
   const addresses = protectedResource(ctx.config.publicUrl);
+  const states = new RequestStates(ctx.store.settings.cursorSecret(), ctx.clock);
+  const newServer = () => createMcpServer(ctx, states);
+  // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
+  const modern = toNodeHandler(createMcpHandler(newServer, { legacy: 'reject' }), { onerror: (error) => console.error('MCP:', error) });
+  const legacy = legacySessions(newServer);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let admitted: () => McpCaller;
@@ -66,29 +71,12 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
-    const { caller } = auth.extra as { caller: Caller };
     const request = Object.assign(req, { auth });
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.find(sessionId, caller.personId);
-      if (!session) return rpcError(res, 404, -32001, 'Session not found');
-      return session.transport.handleRequest(request, res, body);
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return rpcError(res, 400, -32000, 'Bad Request: no valid session ID; send initialize first.');
-    }
-    const server = createMcpServer(ctx);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { transport, server, personId: caller.personId, lastSeen: Date.now() }),
-      onsessionclosed: (id) => sessions.forget(id),
-    });
-    transport.onclose = () => transport.sessionId && sessions.forget(transport.sessionId);
-    await server.connect(transport);
-    await transport.handleRequest(request, res, body);
+    if (await isLegacyRequest(await toWebRequest(req, body), body)) return legacy.handle(request, res, body);
+    return modern(request, res, body);
   }
 
-  return { handleMcp, close: () => sessions.closeAll() };
+  return { handleMcp, close: () => legacy.close() };
 }
 
 const PERSONAL = 'personal-token';
@@ -98,10 +86,4 @@ function authInfoOf({ caller, oauth }: McpCaller, resource: string): AuthInfo {
   if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller } };
   const { clientId, scopes, expiresAt } = oauth;
   return { token: 'oauth', clientId, scopes, expiresAt, resource: new URL(resource), extra: { caller } };
-}
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -1,53 +1,75 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { toApiError } from '../errors.js';
-import type { ToolContext } from '../tools/define-tool.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { apiError, toApiError } from '../errors.js';
+import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
 import { confirmWithPerson } from './confirm.js';
 import { instructionsFor } from './instructions.js';
+import type { RequestStates } from './request-state.js';
 import { answersObject, mcpToolList } from './tool-list.js';
 import { toolResult } from './tool-result.js';
 
 export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
 
 /**
- * One MCP server (one per session), answering tools/list from the registry and tools/call through the same
- * `run` the HTTP API uses. tools/list is described with the limits in force at the time of the request. A
- * successful call answers the structured result, its JSON as text and the addresses of any links in it. A failed
- * call is an `isError` result carrying the HTTP API's problem (status, code, detail, field) as JSON text.
+ * How long a client may keep the tool list (2026-07-28 cache hints). Descriptions name the limits in force, which
+ * the operator changes while the server runs, so a minute; `private`, because the list is answered to a signed-in
+ * caller and is theirs alone.
  */
-export function createMcpServer(ctx: ToolContext): Server {
+export const TOOL_LIST_TTL_MS = 60_000;
+
+/**
+ * One MCP server: per request under 2026-07-28, per session under 2025-11-25. It answers tools/list from the
+ * registry and tools/call through the same `run` the HTTP API uses. tools/list is described with the limits in
+ * force at the time of the request. A successful call answers the structured result, its JSON as text and the
+ * addresses of any links in it. A failed call is an `isError` result carrying the HTTP API's problem (status, code,
+ * detail, field) as JSON text.
+ */
+export function createMcpServer(ctx: ToolContext, states: RequestStates): Server {
   const { publicUrl } = ctx.config;
-  const instructions = instructionsFor(publicUrl);
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: instructionsFor(publicUrl),
+    cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' } },
+  });
+  server.setRequestHandler('tools/list', async () => ({
     tools: mcpToolList({ publicUrl, limits: ctx.store.settings.limits() }),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
+  server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    const caller = extra.authInfo?.extra?.caller as Caller;
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const caller = extra.http?.authInfo?.extra?.caller as Caller;
     try {
-      const { confirm, ...args } = params.arguments ?? {};
-      const input = prepareCall(tool, caller, tool.confirmation ? args : (params.arguments ?? {}));
-      if (tool.confirmation) {
-        await confirmWithPerson(server, await tool.confirmation(input as never, caller, ctx), confirm);
-      }
-      const result = await tool.run(input as never, caller, ctx);
-      const structured = (answersObject(tool) ? result : { result }) as Record<string, unknown>;
-      return toolResult(structured, publicUrl);
+      if (tool.confirmation) return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
+      return await run(tool, prepareCall(tool, caller, params.arguments ?? {}), caller);
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       return toolError(error, publicUrl);
     }
   });
+
+  async function run(tool: Tool, input: unknown, caller: Caller): Promise<CallToolResult> {
+    const result = await tool.run(input as never, caller, ctx);
+    return toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, publicUrl);
+  }
+
+  /**
+   * A destructive tool runs only once the person said yes. Under 2026-07-28 a "no" is an ordinary answer saying
+   * nothing happened (`declined: true`); a 2025-11-25 session keeps answering it as `conflict`, as it always has.
+   */
+  async function callWithConfirmation(tool: Tool, args: Record<string, unknown>, caller: Caller, extra: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const { confirm, ...rest } = args;
+    const input = prepareCall(tool, caller, rest);
+    const question = await tool.confirmation!(input as never, caller, ctx);
+    const binding = { personId: caller.personId, tool: tool.name, input };
+    const answer = confirmWithPerson(server, extra, question, confirm, binding, states);
+    if (answer === 'confirmed') return run(tool, input, caller);
+    if (answer !== 'declined') return answer;
+    if (extra.mcpReq.envelope === undefined) throw apiError.conflict('The person did not confirm, so nothing was deleted.');
+    return toolResult({ result: null, declined: true }, publicUrl);
+  }
+
   return server;
 }
 

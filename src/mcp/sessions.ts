@@ -1,8 +1,8 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
 
 export interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: Server;
   /** A session belongs to the person who opened it; anyone else gets "session not found". */
   personId: string;
@@ -13,7 +13,8 @@ const IDLE_MS = 60 * 60_000;
 const MAX_PER_PERSON = 32;
 
 /**
- * Open MCP sessions, in memory (clients re-initialize after a restart's 404). Idle sessions close after an hour,
+ * Open MCP 2025-11-25 sessions, in this process's memory (clients re-initialize after the 404 that a restart, or a
+ * request reaching another process, answers). Idle sessions close after an hour,
  * and a person holds at most 32, the oldest closing first, so memory stays bounded.
  */
 export class Sessions {

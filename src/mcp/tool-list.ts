@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { describeTool, type DescriptionFacts, type Tool } from '../tools/define-tool.js';
 import { tools } from '../tools/index.js';
 import { inputJsonSchema, outputJsonSchema } from '../tools/json-schema.js';
@@ -16,6 +16,15 @@ const confirmParam = {
     'elicitation are asked directly instead.',
 };
 
+/** A person's "no" under 2026-07-28 is an ordinary answer: nothing happened, and it says so. */
+const declinedParam = { type: 'boolean', const: true, description: 'Present when the person said no: nothing was done.' };
+
+/** The object a tool whose answer is not an object answers through MCP: `{result}`, and `declined` when it asks first. */
+function wrapped(tool: Tool, output: object): object {
+  const properties = tool.confirmation ? { result: output, declined: declinedParam } : { result: output };
+  return { type: 'object', properties, required: ['result'], additionalProperties: false };
+}
+
 function describe(tool: Tool, facts: DescriptionFacts): McpTool {
   const input = inputJsonSchema(tool) as McpTool['inputSchema'];
   const output = outputJsonSchema(tool);
@@ -26,9 +35,7 @@ function describe(tool: Tool, facts: DescriptionFacts): McpTool {
     inputSchema: tool.confirmation
       ? { ...input, properties: { ...input.properties, confirm: confirmParam } }
       : input,
-    outputSchema: (answersObject(tool)
-      ? output
-      : { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false }) as McpTool['outputSchema'],
+    outputSchema: (answersObject(tool) ? output : wrapped(tool, output)) as McpTool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
