@@ -10,14 +10,14 @@ import type { Ready } from './servers/child.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
- * BENCH_ONLY=getLink,createLink,listLinks,redirect picks sections; BENCH_CPU_PROF=<dir> profiles every server child
+ * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp picks sections; BENCH_CPU_PROF=<dir> profiles every server child
  * (one file each, written when it stops; for redirect, ours is profiled during each load only, one file per load;
  * read them with bench/profile-top.ts). Prints figures and targets; asserts nothing.
  * redirect: BENCH_REDIRECT_LINKS (1,000,000), BENCH_REDIRECT_CODES (10,000 sampled codes), BENCH_REDIRECT_WIDE
  * (200,000 codes for a run wider than the 100,000-entry cache; 0 skips it), BENCH_REDIRECT_RUNS (codes,hot,wide),
  * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const SEARCH_LINKS = Number(process.env.BENCH_SEARCH_LINKS ?? 100_000);
 
@@ -89,14 +89,16 @@ async function loadServer(
   name: ServerName,
   path: string,
   body: (ready: Started['ready']) => string | (() => string),
+  extraHeaders: Record<string, string> = {},
 ): Promise<LoadResult> {
   const server = await start(name);
   try {
     const { url, token } = server.ready;
     const made = body(server.ready);
-    const check = await once(url, path, auth(token), typeof made === 'string' ? made : made());
-    if (check.status !== 200) throw new Error(`${label}: ${path} answered ${check.status}: ${check.body}`);
-    const result = await load({ url, path, headers: auth(token), body: made });
+    const headers = { ...auth(token), ...extraHeaders };
+    const check = await once(url, path, headers, typeof made === 'string' ? made : made());
+    if (check.status !== 200 || check.body.includes('"isError":true')) throw new Error(`${label}: ${path} answered ${check.status}: ${check.body}`);
+    const result = await load({ url, path, headers, body: made });
     const bad = result.non2xx + result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : '';
     const spread = `(per second ${int(result.rpsMin)}–${int(result.rpsMax)})`;
     console.log(`  ${label.padEnd(8)} ${int(result.rps).padStart(7)} req/s ${spread.padEnd(24)} p50 ${result.p50} ms  p99 ${result.p99} ms  ${int(result.ok)} ok${bad}`);
@@ -107,6 +109,20 @@ async function loadServer(
 }
 
 const summary: string[] = [];
+
+if (only.has('mcp')) {
+  section = 'mcp';
+  console.log('\nlinkByCode over MCP 2026-07-28 against getLink over HTTP, same server build (50 connections, 2 s warm-up + 8 s)');
+  const api = await loadServer('getLink', 'ours', '/v1/getLink', (ready) => JSON.stringify({ code: ready.code }));
+  // A 2026-07-28 tools/call needs no session: each request carries its version and capabilities, as a client sends it.
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const call = (ready: Started['ready']) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'linkByCode', arguments: { code: ready.code }, _meta: meta } });
+  // The bench server's PUBLIC_URL has no port (it listens on port 0), and /mcp checks Host against it.
+  const headers = { host: '127.0.0.1', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'linkByCode' };
+  const mcp = await loadServer('mcp', 'ours', '/mcp', call, headers);
+  summary.push(`mcp        linkByCode ${int(mcp.rps)} req/s p99 ${mcp.p99} ms | getLink ${int(api.rps)} | mcp/getLink ${pct(mcp.rps, api.rps)} (target ≥70%)`);
+}
 
 if (only.has('getLink')) {
   section = 'getLink';
