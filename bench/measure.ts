@@ -1,4 +1,5 @@
 import autocannon, { type Request, type Result } from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
 export interface LoadOptions {
@@ -22,6 +23,10 @@ export interface LoadResult {
   ok: number;
   non2xx: number;
   errors: number;
+  /** Completed answers in the measured seconds. */
+  total: number;
+  /** Completed answers in the warm-up. */
+  warmupTotal: number;
 }
 
 /** autocannon under load: `connections` at pipelining 1 for `seconds` after a warm-up. */
@@ -50,7 +55,19 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    total: answers(result.statusCodeStats),
+    warmupTotal: answers(result.warmup?.statusCodeStats),
   };
+}
+
+function answers(stats: Result['statusCodeStats'] | undefined): number {
+  return Object.values(stats ?? {}).reduce((sum, { count }) => sum + count, 0);
+}
+
+/** User + system CPU time of a process so far, in microseconds (from /proc, 100 ticks a second; Linux). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export interface Latencies {
@@ -144,10 +161,6 @@ export interface GetLoadResult extends LoadResult {
   /** Answers by status code class, and by exact code (e.g. { 302: 80000 }). */
   byClass: { '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number };
   byStatus: Record<string, number>;
-  /** Completed answers in the measured seconds. */
-  total: number;
-  /** Completed answers in the warm-up. */
-  warmupTotal: number;
 }
 
 /**
@@ -171,8 +184,6 @@ export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
     requests,
     ...(amount ? { amount } : { warmup: { connections, duration: warmupSeconds } }),
   });
-  const count = (stats: Result['statusCodeStats'] | undefined) =>
-    Object.values(stats ?? {}).reduce((sum, { count: n }) => sum + n, 0);
   const byClass = { '1xx': result['1xx'], '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] };
   const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   return {
@@ -186,8 +197,8 @@ export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
     errors: result.errors + result.timeouts,
     byClass,
     byStatus,
-    total: count(result.statusCodeStats),
-    warmupTotal: count(result.warmup?.statusCodeStats),
+    total: answers(result.statusCodeStats),
+    warmupTotal: answers(result.warmup?.statusCodeStats),
   };
 }
 

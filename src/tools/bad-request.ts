@@ -4,13 +4,16 @@ import { apiError, type ApiError } from '../errors.js';
 /** zod's own wording for a param left out ("Invalid input: expected string, received undefined") reads as a fault. */
 const MISSING = 'is required';
 
+const OWN_WORDS: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
+};
+
 /** Parses `value` with `schema`, or throws 400 `bad_request` naming the param at fault (`links[3].` as `prefix`). */
 export function parseParams<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
-  const parsed = schema.safeParse(value, {
-    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
-  });
-  if (!parsed.success) throw badRequest(parsed.error, prefix);
-  return parsed.data;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  // Parsed again, in our words, only when it failed: an error option costs zod 2-3 µs on every parse, passing or not.
+  throw badRequest(schema.safeParse(value, OWN_WORDS).error!, prefix);
 }
 
 /** The param at fault in a zod error, in the spec's notation: `links[3].name`, `limit`, or null for the body. */

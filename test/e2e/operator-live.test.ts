@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { call, startServer, type TestServer } from '../helpers/server.js';
+import { call, expectProblem, startServer, type TestServer } from '../helpers/server.js';
 
 /**
  * The operator CLI works on the database while the server runs, as its own process, and the server applies each
@@ -50,6 +50,29 @@ describe('operator changes while the server runs', () => {
     expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
     expect((await cli('token', 'revoke', `tok_${alice.token.slice(3, 19)}`)).code).toBe(0);
     expect((await call(server, 'listTeams', {}, alice.token)).body.code).toBe('invalid_token');
+  });
+
+  it('token revoke refuses a token on its very next getLink, however often it was just used', async () => {
+    const alice = await server.person();
+    const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
+    for (let i = 0; i < 3; i++) expect((await call(server, 'getLink', { code: made.body.code }, alice.token)).status).toBe(200);
+    expect((await cli('token', 'revoke', `tok_${alice.token.slice(3, 19)}`)).code).toBe(0);
+    expectProblem(server, await call(server, 'getLink', { code: made.body.code }, alice.token), 401, 'invalid_token');
+  });
+
+  it('member remove and link disable show on the very next getLink', async () => {
+    const alice = await server.person();
+    const bob = await server.person();
+    const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/' }, alice.token);
+    const get = (token: string) => call(server, 'getLink', { code: made.body.code }, token);
+    expect((await cli('member', 'add', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    expect((await get(bob.token)).body.state).toBe('active');
+    expect((await cli('link', 'disable', made.body.code)).code).toBe(0);
+    expect((await get(bob.token)).body.state).toBe('disabled');
+    expect((await cli('member', 'remove', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    expectProblem(server, await get(bob.token), 404, 'not_found', 'code');
+    expect((await cli('member', 'remove', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
+    expectProblem(server, await get(alice.token), 403, 'token_record_left');
   });
 
   it('member remove answers token_record_left, member add makes the token work again', async () => {

@@ -377,6 +377,18 @@ describe('developers', () => {
     expect((await call(server, 'listTeams', {}, limited)).status).toBe(200);
   });
 
+  it('a token revoked on the page is refused on its very next call, however often it was just used', async () => {
+    const { jar } = await member();
+    const team = await makeTeam(jar);
+    const token = await makeToken(jar, team);
+    const made = await call(server, 'createLink', link(team), token);
+    for (let i = 0; i < 3; i++) expect((await call(server, 'getLink', { code: made.body.code }, token)).status).toBe(200);
+    const page = await get(jar, '/developers');
+    const revoked = await request(jar, 'POST', '/developers/tokens/revoke', { _csrf: csrfOf(page), id: `tok_${token.slice(3, 19)}` });
+    expect(revoked.status).toBe(303);
+    expectProblem(server, await call(server, 'getLink', { code: made.body.code }, token), 401, 'invalid_token');
+  });
+
   it("refuses another person's token, a team one is not in and an unknown scope", async () => {
     const alice = await member();
     const bob = await member();

@@ -10,6 +10,7 @@ import { linkNames } from './link-names.js';
 import { LINK_COLUMNS } from './link-columns.js';
 import type { LinkChanges } from './link-changes.js';
 import { sqliteActiveDestinations } from './recheck.js';
+import { cachedRead } from './read-cache.js';
 
 
 export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkChanges): LinkStore {
@@ -37,6 +38,8 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkC
     newest: db.prepare('SELECT max(created_at) FROM links').pluck(),
     purgeEvents: db.prepare('DELETE FROM link_events WHERE at < ?'),
   };
+  // getLink and every change of a link start here.
+  const byCode = cachedRead(db, 10_000, (code: string) => code, (code: string) => (q.byCode.get(code) as LinkRecord | undefined) ?? null);
   const names = linkNames(db);
   const search = linkSearch(db);
   const newest = q.newest.get() as string | null;
@@ -134,7 +137,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkC
 
   return {
     create: async (input, limits, now) => create(input, limits, now),
-    findByCode: async (code) => (q.byCode.get(code) as LinkRecord | undefined) ?? null,
+    findByCode: async (code) => byCode(code),
     findByName: async (name) => (q.byName.get(name) as LinkRecord | undefined) ?? null,
     list: async (teamId, filter, page) => search(teamId, filter, page),
     setDestination: async (id, destination, limits, now) => setDestination(id, destination, limits, now),

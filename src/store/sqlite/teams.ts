@@ -2,6 +2,7 @@ import type { Member, Team, TeamStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { Db } from './database.js';
+import { cachedRead } from './read-cache.js';
 
 const TEAM = 't.id, t.name, t.created_at AS createdAt';
 
@@ -13,6 +14,13 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
   const deleteMember = db.prepare('DELETE FROM members WHERE team_id = ? AND person_id = ?');
   const byId = db.prepare(`SELECT ${TEAM} FROM teams t WHERE t.id = ?`);
   const member = db.prepare('SELECT 1 FROM members WHERE team_id = ? AND person_id = ?').pluck();
+  // Every read or change of a link asks it.
+  const isMember = cachedRead(
+    db,
+    10_000,
+    (teamId: string, personId: string) => `${teamId} ${personId}`,
+    (teamId: string, personId: string) => member.get(teamId, personId) !== undefined,
+  );
   const firstPage = db.prepare(
     `SELECT ${TEAM} FROM teams t JOIN members m ON m.team_id = t.id WHERE m.person_id = ?
      ORDER BY t.name, t.id LIMIT ?`,
@@ -46,7 +54,7 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
       return rows as Team[];
     },
     async isMember(teamId, personId) {
-      return member.get(teamId, personId) !== undefined;
+      return isMember(teamId, personId);
     },
     async addMember(teamId, personId, now) {
       return insertMember.run(teamId, personId, 'member', now.toISOString()).changes > 0;

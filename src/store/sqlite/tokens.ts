@@ -2,6 +2,7 @@ import type { TokenGrant, TokenRecord, TokenStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { Db } from './database.js';
+import { cachedRead } from './read-cache.js';
 
 const TOKEN = `t.id, t.person_id AS personId, t.team_id AS teamId, t.scopes, t.limited, t.created_at AS createdAt,
   t.last_used_at AS lastUsedAt, t.expires_at AS expiresAt, t.revoked_at AS revokedAt`;
@@ -20,7 +21,7 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
     `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const grant = db.prepare(
+  const grantRow = db.prepare(
     `SELECT ${TOKEN}, t.secret_hash AS secretHash, p.agreed_terms_at IS NOT NULL AS personAgreedTerms,
        EXISTS (SELECT 1 FROM members m WHERE m.team_id = t.team_id AND m.person_id = t.person_id) AS personInTeam
      FROM tokens t JOIN people p ON p.id = t.person_id WHERE t.id = ?`,
@@ -30,9 +31,18 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
   );
   const revoke = db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
-  const pending = new Map<string, string>();
+  const readGrant = (id: string): TokenGrant | null => {
+    const row = grantRow.get(id) as (TokenRow & { secretHash: Buffer; personAgreedTerms: number; personInTeam: number }) | undefined;
+    if (!row) return null;
+    const { secretHash, personAgreedTerms, personInTeam, ...rest } = row;
+    return { ...toRecord(rest), secretHash, personAgreedTerms: personAgreedTerms === 1, personInTeam: personInTeam === 1 };
+  };
+  // Every API call reads its token's grant.
+  const grant = cachedRead(db, 10_000, (id: string) => id, readGrant);
+  // Times are written as text when flushed, not on every call.
+  const pending = new Map<string, Date>();
   const flush = db.transaction(() => {
-    for (const [id, at] of pending) touch.run(at, id);
+    for (const [id, at] of pending) touch.run(at.toISOString(), id);
     pending.clear();
   });
   const timer = setInterval(() => {
@@ -53,16 +63,7 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
       return { id, personId, teamId, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
     },
     async grant(id) {
-      const row = grant.get(id) as (TokenRow & { secretHash: Buffer; personAgreedTerms: number; personInTeam: number }) | undefined;
-      if (!row) return null;
-      const { secretHash, personAgreedTerms, personInTeam, ...rest } = row;
-      const result: TokenGrant = {
-        ...toRecord(rest),
-        secretHash,
-        personAgreedTerms: personAgreedTerms === 1,
-        personInTeam: personInTeam === 1,
-      };
-      return result;
+      return grant(id);
     },
     async listForPerson(personId) {
       return (byPerson.all(personId) as TokenRow[]).map(toRecord);
@@ -71,7 +72,7 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
       return revoke.run(now.toISOString(), id).changes > 0;
     },
     touch(id, now) {
-      pending.set(id, now.toISOString());
+      pending.set(id, now);
     },
     close() {
       clearInterval(timer);
