@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Gate, McpCaller } from '../auth/gate.js';
 import { ApiError, apiError, toApiError } from '../errors.js';
@@ -12,6 +12,7 @@ import { mcpGuard } from './guard.js';
 import { legacySessions } from './legacy.js';
 import { RequestStates } from './request-state.js';
 import { rpcError } from './rpc-error.js';
+import { sendWebResponse } from './web-response.js';
 import { createMcpServer } from './server.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -29,7 +30,8 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const states = new RequestStates(ctx.store.settings.cursorSecret(), ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
   // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
-  const modern = toNodeHandler(createMcpHandler(newServer, { legacy: 'reject' }), { onerror: (error) => console.error('MCP:', error) });
+  // 2026-07-28 sends nothing before a call's result (questions are input_required results), so one JSON body.
+  const modern = createMcpHandler(newServer, { legacy: 'reject', responseMode: 'json', onerror: (error) => console.error('MCP:', error) });
   const legacy = legacySessions(newServer);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -71,12 +73,17 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
-    const request = Object.assign(req, { auth });
-    if (await isLegacyRequest(await toWebRequest(req, body), body)) return legacy.handle(request, res, body);
-    return modern(request, res, body);
+    const request = await toWebRequest(req, body);
+    if (await isLegacyRequest(request, body)) return legacy.handle(Object.assign(req, { auth }), res, body);
+    await sendWebResponse(res, await modern.fetch(request, { authInfo: auth, parsedBody: body }));
   }
 
-  return { handleMcp, close: () => legacy.close() };
+  return {
+    handleMcp,
+    async close() {
+      await Promise.all([legacy.close(), modern.close()]);
+    },
+  };
 }
 
 const PERSONAL = 'personal-token';
