@@ -123,7 +123,11 @@ if (only.has('mcp')) {
   console.log('\nlinkByCode over MCP 2026-07-28 against getLink over HTTP, same server build (50 connections, 2 s warm-up + 8 s)');
   const api = await loadServer('getLink', 'ours', '/v1/getLink', (ready) => JSON.stringify({ code: ready.code }));
   // A 2026-07-28 tools/call needs no session: each request carries its version and capabilities, as a client sends it.
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  };
   const call = (ready: Started['ready']) =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'linkByCode', arguments: { code: ready.code }, _meta: meta } });
   // The bench server's PUBLIC_URL has no port (it listens on port 0), and /mcp checks Host against it.

@@ -7,7 +7,9 @@ import { bearerChallenge, missingScope } from '../auth/challenge.js';
 import { protectedResource } from '../auth/protected-resource.js';
 import { sendProblem } from '../http/problem.js';
 import { canAnswer, ClientGone, readText } from '../http/read-body.js';
+import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
+import { fastAnswer } from './fast-path.js';
 import { mcpGuard } from './guard.js';
 import { legacySessions } from './legacy.js';
 import { RequestStates } from './request-state.js';
@@ -30,8 +32,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const states = new RequestStates(ctx.store.settings.cursorSecret(), ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
   // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
-  // 2026-07-28 sends nothing before a call's result (questions are input_required results), so one JSON body.
-  const modern = createMcpHandler(newServer, { legacy: 'reject', responseMode: 'json', onerror: (error) => console.error('MCP:', error) });
+  const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: (error) => console.error('MCP:', error) });
   const legacy = legacySessions(newServer);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -73,6 +74,11 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
+    const fast = await fastAnswer(ctx, req, body, (auth.extra as { caller: Caller }).caller);
+    if (fast !== null) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(fast) });
+      return void res.end(fast);
+    }
     const request = await toWebRequest(req, body);
     if (await isLegacyRequest(request, body)) return legacy.handle(Object.assign(req, { auth }), res, body);
     await sendWebResponse(res, await modern.fetch(request, { authInfo: auth, parsedBody: body }));

@@ -33,26 +33,19 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     instructions: instructionsFor(publicUrl),
     cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' } },
   });
-  server.setRequestHandler('tools/list', async () => ({
-    tools: mcpToolList({ publicUrl, limits: ctx.store.settings.limits() }),
-  }));
+  server.setRequestHandler('tools/list', async () => ({ tools: listTools(ctx) }));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const caller = extra.http?.authInfo?.extra?.caller as Caller;
+    if (!tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller);
     try {
-      if (tool.confirmation) return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
-      return await run(tool, prepareCall(tool, caller, params.arguments ?? {}), caller);
+      return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       return toolError(error, publicUrl);
     }
   });
-
-  async function run(tool: Tool, input: unknown, caller: Caller): Promise<CallToolResult> {
-    const result = await tool.run(input as never, caller, ctx);
-    return toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, publicUrl);
-  }
 
   /**
    * A destructive tool runs only once the person said yes. Under 2026-07-28 a "no" is an ordinary answer saying
@@ -64,7 +57,7 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     const question = await tool.confirmation!(input as never, caller, ctx);
     const binding = { personId: caller.personId, tool: tool.name, input };
     const answer = confirmWithPerson(server, extra, question, confirm, binding, states);
-    if (answer === 'confirmed') return run(tool, input, caller);
+    if (answer === 'confirmed') return run(ctx, tool, input, caller);
     if (answer !== 'declined') return answer;
     if (extra.mcpReq.envelope === undefined) throw apiError.conflict('The person did not confirm, so nothing was deleted.');
     return toolResult({ result: null, declined: true }, publicUrl);
@@ -73,8 +66,31 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
   return server;
 }
 
+/** The `tools/list` answer: the registry, described with the address and the limits in force now. */
+export function listTools(ctx: ToolContext) {
+  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: ctx.store.settings.limits() });
+}
+
+/**
+ * A `tools/call` of a tool that asks no question: the params checked as every surface checks them, then `run`. A
+ * refusal is an `isError` result, never a protocol error: the call itself was understood.
+ */
+export async function callTool(ctx: ToolContext, tool: Tool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  try {
+    return await run(ctx, tool, prepareCall(tool, caller, args), caller);
+  } catch (error) {
+    return toolError(error, ctx.config.publicUrl);
+  }
+}
+
+async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller): Promise<CallToolResult> {
+  const result = await tool.run(input as never, caller, ctx);
+  return toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl);
+}
+
 function toolError(error: unknown, publicUrl: string): CallToolResult {
   const failed = toApiError(error);
   if (failed.code === 'internal_server_error') console.error('Unexpected error in a tool call:', error);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }] };
+  // Keys in the order the SDK writes a result, so the fast path's answers (fast-path.ts) are the SDK's to the byte.
+  return { content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }], isError: true };
 }
