@@ -5,12 +5,12 @@ import {
   inputRequired,
   inputResponse,
   UrlElicitationRequiredError,
-  type ClientCapabilities,
   type InputRequiredResult,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ApiError } from '../errors.js';
+import { canElicitUrl } from './capabilities.js';
 
 /** The key of the welcome link among a 2026-07-28 answer's `inputRequests`. */
 const INPUT_KEY = 'first_step';
@@ -36,12 +36,6 @@ export function followsLinks(
   const { method, params } = body as { method?: unknown; params?: { capabilities?: unknown; _meta?: Record<string, unknown> } };
   if (method === 'initialize') return canElicitUrl(params?.capabilities);
   return canElicitUrl(params?._meta?.[CLIENT_CAPABILITIES_META_KEY]);
-}
-
-/** True when client capabilities declare URL-mode elicitation (`elicitation: { url: {} }`; a bare `{}` means form only). */
-export function canElicitUrl(capabilities: unknown): boolean {
-  const elicitation = (capabilities as ClientCapabilities | undefined)?.elicitation;
-  return typeof elicitation?.url === 'object' && elicitation.url !== null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo, type Server } from '@modelcontextprotocol/server';
-import { canElicitUrl } from './first-step.js';
+import { canElicitUrl } from './capabilities.js';
 import type { Caller } from '../shared/caller.js';
 import { rpcError } from './rpc-error.js';
 import { Sessions } from './sessions.js';

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_INFO } from '../../src/mcp/server.js';
 import { tools } from '../../src/tools/index.js';
 import { rpc2026 } from '../helpers/mcp-2026.js';
-import { startServer, type Actor, type TestServer } from '../helpers/server.js';
+import { call, startServer, type Actor, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let welcome: string;
@@ -266,5 +266,33 @@ describe('the official 2026-07-28 client', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ data: [{ id: person.teamId }] });
     expect(shown).toEqual([{ mode: 'url', message, url: welcome }]);
+  });
+});
+
+describe('deleteLink from a client that follows links but shows no forms (elicitation: { url: {} })', () => {
+  async function linkOf(person: Actor): Promise<string> {
+    const made = await call(server, 'createLink', { team: person.teamId, destination: 'https://example.com/url-only' }, person.token);
+    return made.body.code;
+  }
+
+  it('2026-07-28: it cannot be asked, so confirm: true deletes and no form is sent', async () => {
+    const person = await server.person();
+    const code = await linkOf(person);
+    const urlOnly = rpc2026(server.url, { elicitation: { url: {} } });
+    const refused = await urlOnly.call(person.token, 'deleteLink', { code });
+    expect(JSON.parse(refused.body.result.content[0].text)).toMatchObject({ status: 400, code: 'bad_request', field: 'confirm' });
+    const deleted = await urlOnly.call(person.token, 'deleteLink', { code, confirm: true });
+    expect(deleted.body.result.structuredContent).toEqual({ result: null });
+  });
+
+  it('2025-11-25: the same', async () => {
+    const person = await server.person();
+    const code = await linkOf(person);
+    const client = await connect2025(person.token, { elicitation: { url: {} } });
+    const refused = await client.callTool({ name: 'deleteLink', arguments: { code } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'bad_request', field: 'confirm' });
+    const deleted = await client.callTool({ name: 'deleteLink', arguments: { code, confirm: true } });
+    expect(deleted.structuredContent).toEqual({ result: null });
   });
 });
