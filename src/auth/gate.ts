@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiError, toApiError } from '../errors.js';
+import { apiError, toApiError, type ApiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { callerOfAccessToken, isAccessToken, type OAuthAccess } from './access-tokens.js';
 import { protectedResource } from './protected-resource.js';
 import { rateLimitHeaders, type CallBudget } from './call-budget.js';
-import { bearerOf, callerOfToken } from './personal-token.js';
+import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
 
 /**
@@ -20,7 +20,7 @@ export interface Gate {
   admit(req: IncomingMessage, res: ServerResponse): Promise<() => Caller>;
   /**
    * /mcp: personal tokens, and assistants' OAuth access tokens issued for `PUBLIC_URL/mcp` (`oauth` is then set).
-   * Either way the caller is the person, with their budget.
+   * Either way the caller is the person, with their budget, also before they agreed to the terms (see `firstStep`).
    */
   admitMcp(req: IncomingMessage, res: ServerResponse): Promise<() => McpCaller>;
   /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
@@ -34,6 +34,11 @@ export interface Gate {
 export interface McpCaller {
   caller: Caller;
   oauth: OAuthAccess | null;
+  /**
+   * Set while the person has not agreed to the terms: the 403 `first_step` that /mcp answers unless the client can
+   * send the person to `PUBLIC_URL/welcome` (URL-mode elicitation).
+   */
+  firstStep: ApiError | null;
 }
 
 export function createGate(deps: {
@@ -89,9 +94,9 @@ export function createGate(deps: {
     },
     async admitMcp(req, res) {
       return admitWith(req, res, async (token, now): Promise<McpCaller> => {
-        if (!isAccessToken(token)) return { caller: await callerOfToken(store, token, now, publicUrl), oauth: null };
-        const { caller, access } = await callerOfAccessToken(store, token, now, resource, publicUrl);
-        return { caller, oauth: access };
+        if (!isAccessToken(token)) return { ...(await tokenHolder(store, token, now, publicUrl)), oauth: null };
+        const { caller, access, firstStep } = await callerOfAccessToken(store, token, now, resource, publicUrl);
+        return { caller, oauth: access, firstStep };
       });
     },
     count(res, personId) {

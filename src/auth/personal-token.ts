@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { apiError } from '../errors.js';
+import { apiError, type ApiError } from '../errors.js';
 import { randomString, type Random } from '../domain/random.js';
 import type { Store, TokenRecord } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
@@ -39,6 +39,22 @@ export function bearerOf(header: string | undefined): string | null {
  * agreed to the terms.
  */
 export async function callerOfToken(store: Store, token: string | null, now: Date, publicUrl: string): Promise<Caller> {
+  const { caller, firstStep } = await tokenHolder(store, token, now, publicUrl);
+  if (firstStep) throw firstStep;
+  return caller;
+}
+
+/**
+ * As {@link callerOfToken}, but a person who has not agreed to the terms yet is still named: `firstStep` is then the
+ * 403 `first_step` to answer, unless the surface can send the person to `PUBLIC_URL/welcome` instead (/mcp, to a
+ * client that follows links).
+ */
+export async function tokenHolder(
+  store: Store,
+  token: string | null,
+  now: Date,
+  publicUrl: string,
+): Promise<{ caller: Caller; firstStep: ApiError | null }> {
   const match = token === null ? null : TOKEN_PATTERN.exec(token);
   if (!match) throw apiError.invalidToken(token === null ? 'Send Authorization: Bearer <token>.' : undefined);
   const grant = await store.tokens.grant(`tok_${match[1]}`);
@@ -48,13 +64,14 @@ export async function callerOfToken(store: Store, token: string | null, now: Dat
     throw apiError.invalidToken();
   }
   if (!grant.personInTeam) throw apiError.tokenRecordLeft();
-  if (!grant.personAgreedTerms) {
-    throw apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the token works from then on.`);
-  }
-  store.tokens.touch(grant.id, now);
-  return {
+  const caller = {
     personId: grant.personId,
     scopes: grant.scopes === null ? null : new Set(grant.scopes),
     recordTeamId: grant.limited ? grant.teamId : null,
   };
+  if (!grant.personAgreedTerms) {
+    return { caller, firstStep: apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the token works from then on.`) };
+  }
+  store.tokens.touch(grant.id, now);
+  return { caller, firstStep: null };
 }

@@ -8,6 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { apiError } from '../errors.js';
+import { canElicitForm } from './capabilities.js';
 import type { RequestStates, StateBinding } from './request-state.js';
 
 /** The person's answer: go ahead, or they said no (or closed the question), so nothing happens. */
@@ -16,7 +17,7 @@ export type Answer = 'confirmed' | 'declined';
 const QUESTION_KEY = 'confirm';
 
 /**
- * Asks the person before a destructive call. A client that declared elicitation gets the question as an
+ * Asks the person before a destructive call. A client that declared form elicitation gets the question as an
  * input-required answer: under 2026-07-28 the client asks and calls again with the answer and the signed state;
  * on a 2025-11-25 session the SDK puts the same question to the client as an elicitation request. Any other client
  * must pass `confirm: true`, which the tool's description tells the assistant to do only after asking.
@@ -29,7 +30,7 @@ export function confirmWithPerson(
   binding: StateBinding,
   states: RequestStates,
 ): Answer | InputRequiredResult {
-  if (!server.getClientCapabilities()?.elicitation) {
+  if (!canElicitForm(server.getClientCapabilities())) {
     if (confirm !== true) {
       throw apiError.badRequest(`${question} Ask the person; if they agree, call again with confirm: true.`, 'confirm');
     }

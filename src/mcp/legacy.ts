@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { canElicitUrl } from './capabilities.js';
 import type { Caller } from '../shared/caller.js';
 import { rpcError } from './rpc-error.js';
 import { Sessions } from './sessions.js';
@@ -41,5 +42,10 @@ export function legacySessions(newServer: () => Server) {
     await transport.handleRequest(req, res, body);
   }
 
-  return { handle, close: () => sessions.closeAll() };
+  /** True when this person's session declared URL-mode elicitation in its initialize (see first-step.ts). */
+  function followsLinks(sessionId: string, personId: string): boolean {
+    return canElicitUrl(sessions.find(sessionId, personId)?.server.getClientCapabilities());
+  }
+
+  return { handle, followsLinks, close: () => sessions.closeAll() };
 }

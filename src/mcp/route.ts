@@ -10,6 +10,7 @@ import { canAnswer, ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { fastAnswer } from './fast-path.js';
+import { followsLinks } from './first-step.js';
 import { mcpGuard } from './guard.js';
 import { legacySessions } from './legacy.js';
 import { RequestStates } from './request-state.js';
@@ -44,8 +45,10 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
     }
     if (guard.handled(req, res)) return;
     let auth: AuthInfo;
+    let mcpCaller: McpCaller;
     try {
-      auth = authInfoOf(admitted(), addresses.resource);
+      mcpCaller = admitted();
+      auth = authInfoOf(mcpCaller, addresses.resource);
     } catch (error) {
       if (toApiError(error).status === 401) {
         // RFC 6750 §3.1: no error code when the request carried no credentials at all.
@@ -59,9 +62,15 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
       body = req.method === 'POST' ? JSON.parse(await readText(req, MAX_BODY_BYTES)) : undefined;
     } catch (error) {
       if (error instanceof ClientGone || !canAnswer(res)) return;
+      if (mcpCaller.firstStep) return sendProblem(res, mcpCaller.firstStep, ctx.config.publicUrl);
       const tooLarge = error instanceof ApiError && error.code === 'content_too_large';
       if (tooLarge) return rpcError(res, 413, -32600, error.message);
       return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+    }
+    // Before the person agreed to the terms, only a client that can send them to /welcome goes on (first-step.ts).
+    const { firstStep, caller } = mcpCaller;
+    if (firstStep && !followsLinks(req, body, (id) => legacy.followsLinks(id, caller.personId))) {
+      return sendProblem(res, firstStep, ctx.config.publicUrl);
     }
     // An assistant's token covers the tools of its scopes; a call beyond them is a step-up challenge (R4).
     const needed = auth.clientId === PERSONAL ? null : missingScope(body, auth.scopes);
@@ -74,7 +83,9 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
-    const fast = await fastAnswer(ctx, req, body, (auth.extra as { caller: Caller }).caller);
+    const { caller, firstStep } = auth.extra as { caller: Caller; firstStep: unknown };
+    // A person with a first step to take is sent to /welcome, which is the SDK's to word in each revision.
+    const fast = firstStep ? null : await fastAnswer(ctx, req, body, caller);
     if (fast !== null) {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(fast) });
       return void res.end(fast);
@@ -94,9 +105,12 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
 
 const PERSONAL = 'personal-token';
 
-/** The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`. */
-function authInfoOf({ caller, oauth }: McpCaller, resource: string): AuthInfo {
-  if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller } };
+/**
+ * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`
+ * refusal, while the person has not agreed to the terms, in `extra.authInfo.extra.firstStep`.
+ */
+function authInfoOf({ caller, oauth, firstStep }: McpCaller, resource: string): AuthInfo {
+  if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller, firstStep } };
   const { clientId, scopes, expiresAt } = oauth;
-  return { token: 'oauth', clientId, scopes, expiresAt, resource: new URL(resource), extra: { caller } };
+  return { token: 'oauth', clientId, scopes, expiresAt, resource: new URL(resource), extra: { caller, firstStep } };
 }

@@ -1,10 +1,11 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import { apiError, toApiError } from '../errors.js';
+import { apiError, toApiError, type ApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
 import { confirmWithPerson } from './confirm.js';
+import { sendToWelcome } from './first-step.js';
 import { instructionsFor } from './instructions.js';
 import type { RequestStates } from './request-state.js';
 import { answersObject, mcpToolList } from './tool-list.js';
@@ -38,8 +39,10 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const caller = extra.http?.authInfo?.extra?.caller as Caller;
-    if (!tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller);
+    const firstStep = extra.http?.authInfo?.extra?.firstStep as ApiError | null | undefined;
+    if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller);
     try {
+      if (firstStep) return sendToWelcome(server, extra, firstStep, publicUrl);
       return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
