@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 /**
  * The sign-in of an assistant in a real browser (Debian's chromium, driven by playwright-core, JavaScript off):
  * the authorization request sends the person to sign in, back to the consent page, and Approve lands on the
@@ -13,7 +15,7 @@ import { hashPassword } from '../../src/auth/password.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, pkce, register, tokenRequest } from '../helpers/oauth.js';
 
-const SCREENSHOT = '/tmp/shortlinks-consent.png';
+const SCREENSHOT = join(tmpdir(), 'shortlinks-consent.png');
 
 let server: TestServer;
 let browser: Browser;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +9,7 @@ import { call, startServer, type TestServer } from '../helpers/server.js';
  * The web app in a real browser (Debian's chromium, driven by playwright-core), with JavaScript off as far as the
  * pages go (they have none): sign up, agree to the terms, make a team, make a token, and use it on the API.
  */
-const SCREENSHOT = '/tmp/shortlinks-dashboard.png';
+const SCREENSHOT = join(tmpdir(), 'shortlinks-dashboard.png');
 
 let server: TestServer;
 let browser: Browser;
