@@ -7,6 +7,7 @@ import { clientAddressOf } from './http/client-address.js';
 import type { Config } from './config.js';
 import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
 import { privateNetworkCheck } from './destinations/private-network.js';
+import { dnsResolver } from './destinations/resolver.js';
 import { unsafeSitesFromConfig } from './destinations/unsafe/from-config.js';
 import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
@@ -14,15 +15,15 @@ import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
-import { sendJson, sendProblem } from './http/problem.js';
-import { canAnswer, ClientGone } from './http/read-body.js';
+import { canAnswer, sendJson, sendProblem } from './http/problem.js';
+import { ClientGone } from './http/read-body.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
 import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/index.js';
-import { type ToolContext } from './tools/define-tool.js';
+import type { ToolContext } from './tools/define-tool.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
 import { oauthPages } from './web/pages/consent.js';
@@ -51,8 +52,10 @@ export interface App {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const store = options.store ?? openSqliteStore(config.databasePath, options.random ?? cryptoRandom);
   const clock = options.clock ?? systemClock;
+  // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
+  const resolveHost = dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   const privateNetwork =
-    options.networkChecks?.privateNetwork ?? privateNetworkCheck({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+    options.networkChecks?.privateNetwork ?? privateNetworkCheck({ resolve: resolveHost });
   const unsafeSites = options.networkChecks?.unsafeSites ?? unsafeSitesFromConfig(config);
   const ctx: ToolContext = {
     store,
@@ -74,7 +77,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate });
-  const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, options: options.oauth });
+  const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from './secrets.js';
 
 /**
  * One-time set-password links, `PUBLIC_URL/set-password/<token>`, which the operator CLI prints for a person made
@@ -23,16 +24,12 @@ export function newPasswordLink(publicUrl: string, now: Date): NewPasswordLink {
   const token = randomBytes(32).toString('base64url');
   return {
     url: `${publicUrl}${SET_PASSWORD_PATH}/${token}`,
-    tokenHash: passwordLinkHash(token),
+    tokenHash: sha256(token),
     expiresAt: new Date(now.getTime() + PASSWORD_LINK_HOURS * 3_600_000),
   };
 }
 
 /** The stored form of a token; null for anything that cannot be one of ours (so it is never looked up). */
 export function passwordLinkHashOrNull(token: string): Buffer | null {
-  return TOKEN.test(token) ? passwordLinkHash(token) : null;
-}
-
-function passwordLinkHash(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return TOKEN.test(token) ? sha256(token) : null;
 }

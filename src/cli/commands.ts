@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Command } from './command.js';
+import { LIMIT_FLAGS, type LimitFlag } from './limit-flags.js';
 
 /**
  * Every flag of every command, for one strict parseArgs pass; which command takes which is checked afterwards
@@ -15,16 +16,7 @@ export const OPTIONS = {
   scopes: { type: 'string' },
   limited: { type: 'boolean' },
   // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
-  'team-links': { type: 'string' },
-  'per-hour': { type: 'string' },
-  'per-day': { type: 'string' },
-  'first-week-per-day': { type: 'string' },
-  'changes-per-hour': { type: 'string' },
-  'calls-per-minute': { type: 'string' },
-  'reports-to-flag': { type: 'string' },
-  'established-after-hours': { type: 'string' },
-  'signups-per-hour': { type: 'string' },
-  'teams-per-hour': { type: 'string' },
+  ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<LimitFlag, { type: 'string' }>),
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -39,9 +31,6 @@ export interface CommandEntry {
   /** Absent for `serve`, which runs the server instead of a command against the store. */
   load?: () => Promise<Command>;
 }
-
-const LIMIT_FLAGS = ['team-links', 'per-hour', 'per-day', 'first-week-per-day', 'changes-per-hour', 'calls-per-minute', 'reports-to-flag',
-  'established-after-hours', 'signups-per-hour', 'teams-per-hour'];
 
 // Dynamic imports: a command loads only its own module, which keeps every start short.
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
@@ -66,7 +55,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block remove': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockRemove },
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
-  'limits set': { flags: LIMIT_FLAGS, positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  'limits set': { flags: Object.keys(LIMIT_FLAGS), positionals: [], load: async () => (await import('./limits.js')).limitsSet },
 };
 
 /** `shortlinks --help`. */

@@ -3,21 +3,8 @@ import type { Store } from '../store/ports.js';
 import { quote, type Args } from './args.js';
 import { defineCommand } from './command.js';
 import { usageError } from './errors.js';
+import { LIMIT_FLAGS } from './limit-flags.js';
 
-/** The flags of `limits set`, each with the limit it changes. */
-export const LIMIT_FLAGS = {
-  'team-links': 'maxLinksPerTeam',
-  'per-hour': 'perHour',
-  'per-day': 'perDay',
-  'first-week-per-day': 'firstWeekPerDay',
-  'changes-per-hour': 'changesPerHour',
-  'calls-per-minute': 'callsPerMinute',
-  // Not in DECISIONS.md's list, which says the number of reporters that flags a link is configurable.
-  'reports-to-flag': 'reportsToFlag',
-  'established-after-hours': 'establishedAfterHours',
-  'signups-per-hour': 'signupsPerHour',
-  'teams-per-hour': 'teamsPerHour',
-} as const satisfies Record<string, keyof Limits>;
 
 // Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
 // ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.

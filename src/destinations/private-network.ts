@@ -11,7 +11,7 @@ import type { CheckedDestination } from '../domain/destination.js';
 import { isPublicAddress } from './addresses.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { NetworkCheck } from './checker.js';
-import { dnsResolver, LookupFailed, type HostAnswer, type ResolveHost } from './resolver.js';
+import { LookupFailed, type HostAnswer, type ResolveHost } from './resolver.js';
 
 const DETAIL = {
   private: "The destination's host name resolves to a private-network address, which is not reachable from the internet.",
@@ -36,14 +36,8 @@ export type Verdict = 'public' | 'private' | 'missing';
  * min(record TTL, 5 min) and 1 min); failures are not, so the next call asks again.
  * `servers` are `host[:port]` resolvers (empty: the system's); an invalid one throws here, at start-up.
  */
-export function privateNetworkCheck(options: {
-  servers: string[];
-  timeoutMs: number;
-  cacheSize?: number;
-  now?: () => number;
-}): NetworkCheck {
-  const { cacheSize = 10_000, now = Date.now } = options;
-  const resolve: ResolveHost = dnsResolver(options);
+export function privateNetworkCheck(options: { resolve: ResolveHost; cacheSize?: number; now?: () => number }): NetworkCheck {
+  const { resolve, cacheSize = 10_000, now = Date.now } = options;
   const cache = new LruCache<Verdict>(cacheSize, { now });
   // Checks of one host that overlap share one look-up, so a burst of links to a new site costs one query.
   const pending = new Map<string, Promise<Verdict>>();

@@ -21,6 +21,8 @@ export function isVersionSegment(segment: string): boolean {
 
 /** True for a path the service answers itself rather than as a link: `/signin`, `/teams/team_x`, `/v1/getLink`. */
 export function isServicePath(path: string): boolean {
-  const segment = path.split('/')[1] ?? '';
+  // Asked of every request, redirects included: a slice, not a split into an array.
+  const end = path.indexOf('/', 1);
+  const segment = path.slice(1, end === -1 ? undefined : end);
   return SERVICE_SEGMENTS.has(segment) || isVersionSegment(segment);
 }

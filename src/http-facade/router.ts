@@ -6,8 +6,8 @@ import { prepareCall } from '../tools/prepare-call.js';
 import { toolForOperation } from '../tools/index.js';
 import type { Gate } from '../auth/gate.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
-import { sendJson, sendProblem } from '../http/problem.js';
-import { canAnswer, ClientGone, readJsonObject } from '../http/read-body.js';
+import { canAnswer, sendJson, sendProblem } from '../http/problem.js';
+import { ClientGone, readJsonObject } from '../http/read-body.js';
 
 const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
 

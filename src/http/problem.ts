@@ -13,6 +13,12 @@ export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string
   sendJson(res, error.status, JSON.stringify(error.toProblem(publicUrl)), 'application/problem+json');
 }
 
+/** True while an answer can still be written: headers not sent and the connection still open. */
+export function canAnswer(res: ServerResponse): boolean {
+  const socket = res.socket;
+  return !res.headersSent && !res.destroyed && socket !== null && !socket.destroyed;
+}
+
 export function sendJson(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
   res.statusCode = status;
   res.setHeader('Content-Type', `${type}; charset=utf-8`);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { apiError } from '../errors.js';
 
 /** The largest body taken: 50 createLinks items of 2,048-character destinations fit several times over. */
@@ -15,20 +15,13 @@ export class ClientGone extends Error {
   }
 }
 
-/** True while an answer can still be written: headers not sent and the connection still open. */
-export function canAnswer(res: ServerResponse): boolean {
-  const socket = res.socket;
-  return !res.headersSent && !res.destroyed && socket !== null && !socket.destroyed;
-}
-
 /**
  * Reads a request's JSON object body. Anything else (another content type, malformed JSON, a JSON value that is
  * not an object) is 400 `bad_request`, a body over the size cap 413 `content_too_large`, and nothing else has
  * happened yet.
  */
 export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
+  if (mediaTypeOf(req.headers['content-type']) !== 'application/json') {
     throw apiError.badRequest('Send the body as JSON with Content-Type: application/json.');
   }
   const text = await readText(req);
@@ -42,6 +35,11 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
     throw apiError.badRequest('The body must be a JSON object (it may be empty: {}).');
   }
   return body as Record<string, unknown>;
+}
+
+/** A Content-Type's media type alone, lowercase: `application/json; charset=utf-8` is `application/json`. */
+export function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /**

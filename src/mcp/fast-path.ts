@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { mediaTypeOf } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { toolNamed } from '../tools/index.js';
@@ -48,7 +49,7 @@ function plainCall(req: IncomingMessage, body: unknown): Call | null {
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return null;
   if ((method !== 'tools/call' && method !== 'tools/list') || !isObject(params) || !hasEnvelopeOnly(params._meta)) return null;
   const headers = req.headers;
-  if (mediaType(headers['content-type']) !== 'application/json') return null;
+  if (mediaTypeOf(headers['content-type']) !== 'application/json') return null;
   const accepts = String(headers.accept ?? '');
   if (!accepts.includes('application/json') || !accepts.includes('text/event-stream')) return null;
   if (headers['mcp-protocol-version'] !== REVISION || headers['mcp-method'] !== method) return null;
@@ -76,8 +77,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boolean {
   return Object.keys(value).every((key) => keys.includes(key));
-}
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rpcError } from './rpc-error.js';
 
 /** Hostnames that always mean this machine; a DNS-rebinding page cannot make a browser send them as its Host. */
 const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -13,9 +14,13 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
   const own = new URL(publicUrl);
   const hosts = ownHosts(own);
   // URL.host is lowercase and leaves out the scheme's default port, so a Host header is compared the same way.
+  // Asked of every /mcp request: the usual header, already in that form, is taken without parsing a URL.
   const hostOf = (header: string | undefined) => {
+    if (header === undefined) return null;
+    const lower = header.toLowerCase();
+    if (hosts.includes(lower)) return lower;
     try {
-      return header === undefined ? null : new URL(`${own.protocol}//${header}`).host;
+      return new URL(`${own.protocol}//${header}`).host;
     } catch {
       return null;
     }
@@ -59,8 +64,6 @@ function ownHosts(own: URL): string[] {
 }
 
 function refuse(res: ServerResponse, message: string): true {
-  res.statusCode = 403;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  rpcError(res, 403, -32000, message);
   return true;
 }

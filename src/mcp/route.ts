@@ -5,8 +5,8 @@ import type { Gate, McpCaller } from '../auth/gate.js';
 import { ApiError, apiError, toApiError } from '../errors.js';
 import { bearerChallenge, missingScope } from '../auth/challenge.js';
 import { protectedResource } from '../auth/protected-resource.js';
-import { sendProblem } from '../http/problem.js';
-import { canAnswer, ClientGone, readText } from '../http/read-body.js';
+import { canAnswer, sendProblem } from '../http/problem.js';
+import { ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { fastAnswer } from './fast-path.js';
@@ -30,6 +30,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
   const addresses = protectedResource(ctx.config.publicUrl);
+  const resourceUrl = new URL(addresses.resource);
   const states = new RequestStates(ctx.store.settings.cursorSecret(), ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
   // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
@@ -48,7 +49,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
     let mcpCaller: McpCaller;
     try {
       mcpCaller = admitted();
-      auth = authInfoOf(mcpCaller, addresses.resource);
+      auth = authInfoOf(mcpCaller, resourceUrl);
     } catch (error) {
       if (toApiError(error).status === 401) {
         // RFC 6750 §3.1: no error code when the request carried no credentials at all.
@@ -109,8 +110,8 @@ const PERSONAL = 'personal-token';
  * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`
  * refusal, while the person has not agreed to the terms, in `extra.authInfo.extra.firstStep`.
  */
-function authInfoOf({ caller, oauth, firstStep }: McpCaller, resource: string): AuthInfo {
+function authInfoOf({ caller, oauth, firstStep }: McpCaller, resource: URL): AuthInfo {
   if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller, firstStep } };
   const { clientId, scopes, expiresAt } = oauth;
-  return { token: 'oauth', clientId, scopes, expiresAt, resource: new URL(resource), extra: { caller, firstStep } };
+  return { token: 'oauth', clientId, scopes, expiresAt, resource, extra: { caller, firstStep } };
 }

@@ -40,14 +40,15 @@ function describe(tool: Tool, facts: DescriptionFacts): McpTool {
   };
 }
 
-let listed: { key: string; tools: McpTool[] } | null = null;
+let listed: { facts: DescriptionFacts; tools: McpTool[] } | null = null;
 
 /**
  * The `tools/list` answer. Descriptions name the address and the limits in force, which `limits set` changes
- * while the server runs, so the list is described again whenever they differ from the last time.
+ * while the server runs, so the list is described again when they change. The settings store hands out the same
+ * frozen limits until they change, so comparing by identity is exact and costs nothing.
  */
 export function mcpToolList(facts: DescriptionFacts): McpTool[] {
-  const key = JSON.stringify([facts.publicUrl, facts.limits]);
-  if (listed?.key !== key) listed = { key, tools: tools.map((tool) => describe(tool, facts)) };
-  return listed.tools;
+  const same = listed !== null && listed.facts.limits === facts.limits && listed.facts.publicUrl === facts.publicUrl;
+  if (!same) listed = { facts, tools: tools.map((tool) => describe(tool, facts)) };
+  return listed!.tools;
 }

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Gate } from '../auth/gate.js';
 import { ApiError } from '../errors.js';
-import { dnsResolver } from '../destinations/resolver.js';
+import type { ResolveHost } from '../destinations/resolver.js';
 import type { Random } from '../domain/random.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { WebSessions } from '../auth/web-sessions.js';
@@ -47,13 +47,13 @@ const PATHS: ReadonlySet<string> = new Set([
  */
 export function oauthRoutes(
   ctx: ToolContext,
-  deps: { sessions: WebSessions; gate: Gate; random: Random; pages: OAuthPages; options?: OAuthOptions },
+  deps: { sessions: WebSessions; gate: Gate; random: Random; pages: OAuthPages; resolveHost: ResolveHost; options?: OAuthOptions },
 ) {
   const { store, clock, config } = ctx;
   const { sessions, gate, random, pages } = deps;
   const addresses = oauthAddresses(config.publicUrl);
   // Documents are fetched with the resolver destinations are checked with (DNS_SERVERS, DNS_TIMEOUT_MS).
-  const resolve = resolveWith(dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }));
+  const resolve = resolveWith(deps.resolveHost);
   const documents = metadataDocuments({ resolve, ...deps.options?.metadataDocuments });
   const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents });
   const modelDeps = { store: store.oauth, clock, random, clients, resource: addresses.resource };

@@ -33,12 +33,9 @@ export function fieldOf(error: z.ZodError, prefix = ''): string | null {
 function badRequest(error: z.ZodError, prefix: string): ApiError {
   const field = fieldOf(error, prefix);
   const issue = error.issues[0];
+  // Our own words read as a sentence about the param ("team is required."); zod's follow its name and a colon.
   const own = issue?.code === 'unrecognized_keys' ? 'is not a known param' : issue?.message === MISSING ? MISSING : null;
-  const detail =
-    field === null
-      ? `The body ${own ?? issue?.message ?? 'is malformed'}.`
-      : own !== null
-        ? `${field} ${own}.`
-        : `${field}: ${issue?.message ?? 'is malformed'}.`;
+  const what = own ?? issue?.message ?? 'is malformed';
+  const detail = field === null ? `The body ${what}.` : own === null ? `${field}: ${what}.` : `${field} ${what}.`;
   return apiError.badRequest(detail.replace(/\.\.$/, '.'), field);
 }

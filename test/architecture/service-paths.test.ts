@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallBudget } from '../../src/auth/call-budget.js';
 import { createGate } from '../../src/auth/gate.js';
 import { webSessions } from '../../src/auth/web-sessions.js';
+import { dnsResolver } from '../../src/destinations/resolver.js';
 import { isReservedWord } from '../../src/domain/link-name.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import { isServicePath, SERVICE_SEGMENTS } from '../../src/domain/service-paths.js';
@@ -31,7 +32,7 @@ describe('the paths the service answers itself (service-paths.ts)', () => {
     const gate = createGate({ store: ctx.store, budget: new CallBudget(), clock: ctx.clock, publicUrl: ctx.config.publicUrl, clientAddress: clientAddressOf(new Set()) });
     const routes = [
       ...routesOf(webApp(ctx, express(), { sessions, gate })),
-      ...routesOf(oauthRoutes(ctx, { sessions, gate, random: cryptoRandom, pages: oauthPages }).app),
+      ...routesOf(oauthRoutes(ctx, { sessions, gate, random: cryptoRandom, pages: oauthPages, resolveHost: dnsResolver({ servers: [], timeoutMs: 1000 }) }).app),
     ];
     expect(routes.length).toBeGreaterThan(20);
     expect(routes.filter((path) => !isServicePath(path))).toEqual([]);

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../../src/destinations/addresses.js';
+import { dnsResolver } from '../../src/destinations/resolver.js';
 import { privateNetworkCheck } from '../../src/destinations/private-network.js';
 import { ApiError } from '../../src/errors.js';
 import { startDnsServer, ZONE, type DnsServer } from '../helpers/dns-server.js';
@@ -52,7 +53,7 @@ describe('isPublicAddress', () => {
 
 describe('privateNetworkCheck against a DNS server on loopback', () => {
   const fresh = (options: { now?: () => number; cacheSize?: number } = {}) =>
-    privateNetworkCheck({ servers: dns.servers, timeoutMs: TIMEOUT_MS, ...options });
+    privateNetworkCheck({ resolve: dnsResolver({ servers: dns.servers, timeoutMs: TIMEOUT_MS }), ...options });
 
   it.each(['public', 'v4only', 'v6only', 'long-ttl'])('passes %s', async (name) => {
     expect(await outcome(fresh(), name)).toBeNull();
@@ -81,12 +82,12 @@ describe('privateNetworkCheck against a DNS server on loopback', () => {
   });
 
   it('answers 503 check_unavailable when the DNS server is down', async () => {
-    const down = privateNetworkCheck({ servers: [`127.0.0.1:${await freePort()}`], timeoutMs: TIMEOUT_MS });
+    const down = privateNetworkCheck({ resolve: dnsResolver({ servers: [`127.0.0.1:${await freePort()}`], timeoutMs: TIMEOUT_MS }) });
     expect(await outcome(down, 'public')).toMatchObject({ status: 503, code: 'check_unavailable', retryAfter: 60 });
   });
 
   it('keeps to timeoutMs overall, even with several silent servers', async () => {
-    const slow = privateNetworkCheck({ servers: [...silentDns.servers, ...dns.servers], timeoutMs: TIMEOUT_MS });
+    const slow = privateNetworkCheck({ resolve: dnsResolver({ servers: [...silentDns.servers, ...dns.servers], timeoutMs: TIMEOUT_MS }) });
     const started = Date.now();
     expect(await outcome(slow, 'silent')).toMatchObject({ status: 503, code: 'check_unavailable' });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 250);
@@ -150,7 +151,7 @@ describe('privateNetworkCheck against a DNS server on loopback', () => {
 describe('the service with the DNS check pointed at the loopback server', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ networkChecks: { privateNetwork: privateNetworkCheck({ servers: dns.servers, timeoutMs: 500 }) } });
+    server = await startServer({ networkChecks: { privateNetwork: privateNetworkCheck({ resolve: dnsResolver({ servers: dns.servers, timeoutMs: 500 }) }) } });
   });
   afterAll(() => server.stop());
   const url = (name: string) => `https://${host(name)}/page`;

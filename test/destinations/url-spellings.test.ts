@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinationChecker, type DestinationChecker } from '../../src/destinations/checker.js';
+import { dnsResolver } from '../../src/destinations/resolver.js';
 import { privateNetworkCheck } from '../../src/destinations/private-network.js';
 import { ApiError } from '../../src/errors.js';
 import type { SettingsStore } from '../../src/store/ports.js';
@@ -17,7 +18,7 @@ let checker: DestinationChecker;
 beforeAll(async () => {
   dns = await startDnsServer();
   const settings = { blockedDomains: () => new Set<string>() } as unknown as SettingsStore;
-  const privateNetwork = privateNetworkCheck({ servers: dns.servers, timeoutMs: 1_000 });
+  const privateNetwork = privateNetworkCheck({ resolve: dnsResolver({ servers: dns.servers, timeoutMs: 1_000 }) });
   checker = destinationChecker({ publicUrl: 'https://links.test', settings, privateNetwork });
 });
 afterAll(() => dns.close());

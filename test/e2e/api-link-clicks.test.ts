@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createLink, expectOk, server, setState, useLinksServer } from '../helpers/api-links.js';
 import { call, expectProblem } from '../helpers/server.js';
 
+/** Counted clicks of one link, by UTC day, as the click counter writes them. */
+function addClicks(linkId: string, byDay: Record<string, number>): Promise<void> {
+  return server.app.ctx.store.clicks.add(new Map([[linkId, new Map(Object.entries(byDay))]]));
+}
+
 /**
  * linkClicks over the real HTTP API: 30 UTC days of clicks, oldest first, with their totals.
  * Spec: short-link-api-v1.md; our decisions: docs/behaviour.md. The server, with a real SQLite file, is shared by
@@ -34,18 +39,7 @@ describe('linkClicks', () => {
   it('counts clicks per day: last7 and last30 sum the last 7 and 30 days; older days are left out', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    await server.app.ctx.store.clicks.add(
-      new Map([
-        [
-          made.id,
-          new Map([
-            ['2026-11-20', 3],
-            ['2026-11-10', 5],
-            ['2026-10-01', 7],
-          ]),
-        ],
-      ]),
-    );
+    await addClicks(made.id, { '2026-11-20': 3, '2026-11-10': 5, '2026-10-01': 7 });
     const reply = await call(server, 'linkClicks', { code: made.code }, alice.token);
     expectOk(reply);
     const days = reply.body.days as Array<{ date: string; clicks: number }>;
@@ -64,19 +58,8 @@ describe('linkClicks', () => {
   it('the window edges: day 7 counts in last7, day 8 does not; day 30 counts in last30, day 31 does not', async () => {
     const alice = await server.person();
     const made = await createLink(alice);
-    await server.app.ctx.store.clicks.add(
-      new Map([
-        [
-          made.id,
-          new Map([
-            ['2026-11-15', 1], // 7th day back, counting today
-            ['2026-11-14', 10], // 8th
-            ['2026-10-23', 100], // 30th
-            ['2026-10-22', 1000], // 31st
-          ]),
-        ],
-      ]),
-    );
+    // The 7th day back (counting today), the 8th, the 30th and the 31st.
+    await addClicks(made.id, { '2026-11-15': 1, '2026-11-14': 10, '2026-10-23': 100, '2026-10-22': 1000 });
     const reply = await call(server, 'linkClicks', { code: made.code }, alice.token);
     expect(reply.body.last7).toBe(1);
     expect(reply.body.last30).toBe(111);
@@ -86,7 +69,7 @@ describe('linkClicks', () => {
     const alice = await server.person();
     const made = await createLink(alice);
     const other = await createLink(alice);
-    await server.app.ctx.store.clicks.add(new Map([[other.id, new Map([['2026-11-20', 4]])]]));
+    await addClicks(other.id, { '2026-11-20': 4 });
     const reply = await call(server, 'linkClicks', { code: made.code }, alice.token);
     expect(reply.body.last30).toBe(0);
   });

@@ -51,7 +51,7 @@ export const NAMES: Record<string, Entry> = {
 };
 
 export interface DnsServer {
-  /** For Resolver.setServers / privateNetworkCheck({ servers }). */
+  /** For Resolver.setServers / dnsResolver({ servers }). */
   servers: string[];
   /** Every question received, in order, as "name type" ("public.dns-test.net A"). */
   queries: string[];

@@ -27,16 +27,15 @@ export function sqliteModeration(db: Db, random: Random, changes: LinkChanges): 
     `INSERT INTO reviews (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (link_id, person_id) WHERE resolved_at IS NULL DO UPDATE SET reason = excluded.reason`,
   );
-  const openReports = db.prepare(
-    `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt,
-       coalesce(${established}, 0) AS counts
-     FROM reports r JOIN links l ON l.id = r.link_id LEFT JOIN people p ON p.id = r.person_id
-     WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
-  );
-  const openReviews = db.prepare(
-    `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt
-     FROM reviews r JOIN links l ON l.id = r.link_id WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
-  );
+  // Open reports and review requests, oldest first; reports also say whether their reporter counts now.
+  const open = (table: 'reports' | 'reviews', more = '') =>
+    db.prepare(
+      `SELECT r.id, l.code AS linkCode, r.person_id AS personId, r.reason, r.created_at AS createdAt${more}
+       FROM ${table} r JOIN links l ON l.id = r.link_id LEFT JOIN people p ON p.id = r.person_id
+       WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id`,
+    );
+  const openReports = open('reports', `, coalesce(${established}, 0) AS counts`);
+  const openReviews = open('reviews');
   const since = (rule: ReportRule, now: Date) =>
     new Date(now.getTime() - rule.establishedAfterHours * HOUR_MS).toISOString();
 

@@ -8,6 +8,7 @@ import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
+import { minutesToWait } from '../../views/wait.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 
 const WRONG = 'The email or the password is wrong.';
@@ -72,9 +73,8 @@ ${other}`,
     const { signupsPerHour } = ctx.store.settings.limits();
     const allowance = signups.take(addressGroup(gate.address(req)), signupsPerHour, ctx.clock.now().getTime());
     if (!allowance.allowed) {
-      const minutes = Math.ceil(allowance.resetSeconds / 60);
       setRetryAfter(res, allowance.resetSeconds);
-      const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask the operator of this service to add you.`;
+      const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutesToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
       return form(req, res, 'signup', 429, { email, next, alert });
     }
     const taken = { email: 'An account with this email already exists: sign in instead.' };

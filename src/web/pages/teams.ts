@@ -9,6 +9,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when } from '../../views/html.js';
+import { minutesToWait } from '../../views/wait.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 
 const NOTICES: Record<string, string> = {
@@ -104,9 +105,8 @@ ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.ema
       if (name === null) return list(req, res, me, 400, text(req, 'name'), `Give the team a name of 1 to ${MAX_TEAM_NAME} characters.`);
       const wait = waitForTeam(req, me);
       if (wait > 0) {
-        const minutes = Math.ceil(wait / 60);
         setRetryAfter(res, wait);
-        const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+        const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutesToWait(wait)}.`;
         return list(req, res, me, 429, name, undefined, alert);
       }
       const team = await teams.add({ name, ownerId: me.person.id }, ctx.clock.now());
