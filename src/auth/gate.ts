@@ -94,7 +94,10 @@ export function createGate(deps: {
     },
     async admitMcp(req, res) {
       return admitWith(req, res, async (token, now): Promise<McpCaller> => {
-        if (!isAccessToken(token)) return { ...(await tokenHolder(store, token, now, publicUrl)), oauth: null };
+        if (!isAccessToken(token)) {
+          const { caller, firstStep } = await tokenHolder(store, token, now, publicUrl);
+          return { caller, oauth: null, firstStep };
+        }
         const { caller, access, firstStep } = await callerOfAccessToken(store, token, now, resource, publicUrl);
         return { caller, oauth: access, firstStep };
       });

@@ -12,6 +12,7 @@ const ENVELOPE = [
   'io.modelcontextprotocol/clientInfo',
 ] as const;
 const RESULT_META = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
+const RESULT_TAIL = `,"resultType":"complete","_meta":${JSON.stringify(RESULT_META)}}`;
 
 interface Call {
   id: string | number;
@@ -38,8 +39,12 @@ export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: u
   }
   const tool = toolNamed(call.params.name as string);
   if (!tool || tool.confirmation) return null;
-  const answered = await callTool(ctx, tool, (call.params.arguments ?? {}) as Record<string, unknown>, caller);
-  return JSON.stringify({ result: { ...answered, resultType: 'complete', _meta: RESULT_META }, jsonrpc: '2.0', id: call.id });
+  const { content, structuredContent, isError } = await callTool(ctx, tool, (call.params.arguments ?? {}) as Record<string, unknown>, caller);
+  // Written in the SDK's key order. The structured content is already serialized as the first text item
+  // (tool-result.ts), so it is not serialized a second time.
+  const structured = structuredContent === undefined ? '' : `,"structuredContent":${(content[0] as { text: string }).text}`;
+  const failed = isError ? ',"isError":true' : '';
+  return `{"result":{"content":${JSON.stringify(content)}${structured}${failed}${RESULT_TAIL},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
 }
 
 /** The request as a plain tools/call or tools/list of this revision, or null for anything less ordinary. */

@@ -30,8 +30,12 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
   return {
     /** Sets the CORS headers; answers a preflight or a refused request itself and returns true when it did. */
     handled(req: IncomingMessage, res: ServerResponse): boolean {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, RateLimit, RateLimit-Policy, Retry-After');
+      const origin = req.headers.origin;
+      // Only a browser reads CORS headers, and a browser always names its Origin; other clients are spared the bytes.
+      if (origin !== undefined || req.method === 'OPTIONS') {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, RateLimit, RateLimit-Policy, Retry-After');
+      }
       if (req.method === 'OPTIONS') {
         res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
         res.setHeader(
@@ -44,7 +48,6 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
         return true;
       }
       const host = hostOf(req.headers.host);
-      const origin = req.headers.origin;
       if (host === null || !hosts.includes(host)) {
         return refuse(res, `Forbidden: this server's PUBLIC_URL is ${publicUrl}, but the request was sent to Host ${JSON.stringify(req.headers.host ?? '')}. Connect to ${publicUrl}/mcp, or set PUBLIC_URL to the address clients use.`);
       }

@@ -32,6 +32,7 @@ function linkAddresses(link: Link, publicUrl: string): string {
 function linksIn(value: unknown): Link[] {
   if (Array.isArray(value)) return value.flatMap(linksIn);
   if (typeof value !== 'object' || value === null) return [];
-  const link = linkSchema.safeParse(value);
-  return link.success ? [link.data] : Object.values(value).flatMap(linksIn);
+  // Only an object with a Link's keys is worth the schema's full check, which is most of this function's time.
+  const link = 'code' in value && 'destination' in value ? linkSchema.safeParse(value) : null;
+  return link?.success ? [link.data] : Object.values(value).flatMap(linksIn);
 }

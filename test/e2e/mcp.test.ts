@@ -700,14 +700,23 @@ describe('CORS (R6)', () => {
     );
   });
 
-  it('exposes WWW-Authenticate and Mcp-Session-Id on answers', async () => {
+  it('exposes WWW-Authenticate and Mcp-Session-Id on answers to a browser', async () => {
     const alice = await server.person();
-    for (const res of [await post(initializeBody()), await post(initializeBody(), { token: alice.token })]) {
+    const headers = { origin: new URL(mcpUrl).origin };
+    for (const res of [await post(initializeBody(), { headers }), await post(initializeBody(), { token: alice.token, headers })]) {
       const exposed = headerList(res.headers.get('access-control-expose-headers'));
       expect(exposed).toContain('www-authenticate');
       expect(exposed).toContain('mcp-session-id');
-      expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
+  });
+
+  it('sends no CORS headers to a client that names no Origin', async () => {
+    const alice = await server.person();
+    const res = await post(initializeBody(), { token: alice.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-expose-headers')).toBeNull();
   });
 });
 
