@@ -44,11 +44,11 @@ export async function seedActor(store: Store, now: Date): Promise<Actor> {
   return { personId: person.id, teamId: team.id, teamCreatedAt: new Date(team.createdAt), token };
 }
 
-export function createSampleLink(store: Store, actor: Actor, now: Date): Promise<LinkRecord> {
+export async function createSampleLink(store: Store, actor: Actor, now: Date): Promise<LinkRecord> {
   const { destination, note } = SAMPLE_LINK;
   return store.links.create(
     { teamId: actor.teamId, teamCreatedAt: actor.teamCreatedAt, destination, name: null, note },
-    store.settings.limits(),
+    await store.settings.limits(),
     now,
   );
 }

@@ -22,7 +22,7 @@ import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
 import type { Store } from './store/ports.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { openStore } from './store/open.js';
 import type { ToolContext } from './tools/define-tool.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
@@ -49,8 +49,9 @@ export interface App {
  * The composition root: builds every dependency once and routes each request to its surface. The API and /mcp
  * are answered by plain node:http handlers (they need no middleware); pages go to Express.
  */
-export function createApp(config: Config, options: AppOptions = {}): App {
-  const store = options.store ?? openSqliteStore(config.databasePath, options.random ?? cryptoRandom);
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const store = options.store ?? (await openStore(config, options.random ?? cryptoRandom));
+  const cursorSecret = await store.settings.cursorSecret();
   const clock = options.clock ?? systemClock;
   // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
   const resolveHost = dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
@@ -61,7 +62,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     store,
     clock,
     config,
-    cursors: new Cursors(store.settings.cursorSecret()),
+    cursors: new Cursors(cursorSecret),
     destinations: destinationChecker({
       publicUrl: config.publicUrl,
       settings: store.settings,
@@ -73,7 +74,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));
   const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
-  const mcp = mcpEndpoint(ctx, gate);
+  const mcp = mcpEndpoint(ctx, gate, cursorSecret);
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate });
@@ -123,7 +124,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      store.close();
+      await store.close();
     },
   };
 }

@@ -9,7 +9,7 @@ export async function serve(): Promise<void> {
   guardProcess();
   const config = loadConfig();
   const created = !existsSync(config.databasePath);
-  const app = createApp(config);
+  const app = await createApp(config);
   const address = await app.listen();
   console.log(`shortlinks serves ${config.publicUrl} (listening on ${address.address}:${address.port})`);
   console.log(databaseLine(config.databasePath, created));

@@ -60,7 +60,7 @@ if (manyCount > 0) {
 const link = await createSampleLink(store, actor, new Date());
 
 if (process.env.BENCH_PROFILE_ON_REQUEST) await profileOnRequest();
-const app = createApp(config, { store });
+const app = await createApp(config, { store });
 const { port } = await app.listen();
 announce(
   { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs, many },

@@ -40,6 +40,6 @@ export async function callerOfAccessToken(
   if (!found.personAgreedTerms) {
     return { caller, access, firstStep: apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the assistant works from then on.`) };
   }
-  store.oauth.touchGrant(found.grantId, now);
+  void store.oauth.touchGrant(found.grantId, now);
   return { caller, access, firstStep: null };
 }

@@ -24,9 +24,9 @@ export interface Gate {
    */
   admitMcp(req: IncomingMessage, res: ServerResponse): Promise<() => McpCaller>;
   /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
-  count(res: ServerResponse, personId: string): void;
+  count(res: ServerResponse, personId: string): Promise<void>;
   /** Takes one call from the client address's budget (costly pages nobody signs in for, like QR codes). */
-  countAddress(req: IncomingMessage, res: ServerResponse): void;
+  countAddress(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** The client's address (behind trusted proxies, from X-Forwarded-For), for per-address limits. */
   address(req: IncomingMessage): string;
 }
@@ -51,8 +51,8 @@ export function createGate(deps: {
   const { store, budget, clock, publicUrl, clientAddress } = deps;
 
   /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
-  function take(res: ServerResponse, key: string, now: Date): void {
-    const answer = budget.take(key, store.settings.limits().callsPerMinute, now.getTime());
+  async function take(res: ServerResponse, key: string, now: Date): Promise<void> {
+    const answer = budget.take(key, (await store.settings.limits()).callsPerMinute, now.getTime());
     for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
     if (!answer.allowed) {
       throw apiError.rateLimited(`Too many calls; wait ${answer.resetSeconds} seconds.`, null, answer.resetSeconds);
@@ -75,7 +75,7 @@ export function createGate(deps: {
     } catch (error) {
       refusal = error;
     }
-    take(res, found ? `person:${found.caller.personId}` : `address:${clientAddress(req)}`, now);
+    await take(res, found ? `person:${found.caller.personId}` : `address:${clientAddress(req)}`, now);
     return () => {
       if (found) return found;
       throw toApiError(refusal);
@@ -103,10 +103,10 @@ export function createGate(deps: {
       });
     },
     count(res, personId) {
-      take(res, `person:${personId}`, clock.now());
+      return take(res, `person:${personId}`, clock.now());
     },
     countAddress(req, res) {
-      take(res, `address:${clientAddress(req)}`, clock.now());
+      return take(res, `address:${clientAddress(req)}`, clock.now());
     },
     address: clientAddress,
   };

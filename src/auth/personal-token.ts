@@ -72,6 +72,6 @@ export async function tokenHolder(
   if (!grant.personAgreedTerms) {
     return { caller, firstStep: apiError.firstStep(`Agree to the terms at ${publicUrl}/welcome first; the token works from then on.`) };
   }
-  store.tokens.touch(grant.id, now);
+  void store.tokens.touch(grant.id, now);
   return { caller, firstStep: null };
 }

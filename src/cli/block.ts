@@ -33,7 +33,7 @@ export async function unblockDomain(args: Args, store: Store): Promise<BlockEntr
 
 /** `block list`: the blocked domains, sorted. */
 export async function listBlocked(_args: Args, store: Store): Promise<{ blocked: string[] }> {
-  return { blocked: [...store.settings.blockedDomains()].sort() };
+  return { blocked: [...(await store.settings.blockedDomains())].sort() };
 }
 
 const entryText = (e: BlockEntry) =>

@@ -23,14 +23,15 @@ export async function run(argv: readonly string[]): Promise<number | null> {
     await serve();
     return null;
   }
-  const [{ loadConfig }, { openSqliteStore }, command] = await Promise.all([
+  const [{ loadConfig }, { openStore }, command] = await Promise.all([
     import('../config.js'),
-    import('../store/sqlite/index.js'),
+    import('../store/open.js'),
     entry.load(),
   ]);
-  const { databasePath, publicUrl } = loadConfig();
+  const config = loadConfig();
+  const { databasePath, publicUrl } = config;
   const where = databaseLine(databasePath, !existsSync(databasePath));
-  const store = openSqliteStore(databasePath);
+  const store = await openStore(config);
   try {
     const outcome = await command.execute(args, store, { publicUrl });
     // With --json, stdout stays exactly one JSON object; the database is named on stderr instead.
@@ -42,7 +43,7 @@ export async function run(argv: readonly string[]): Promise<number | null> {
     if (error instanceof CliError && error.exitCode === 1) throw new CliError(`${error.message} (${where})`, 1);
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

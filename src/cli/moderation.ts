@@ -7,7 +7,7 @@ import { defineCommand } from './command.js';
  * established). `link restore CODE` resolves a link's reports.
  */
 export async function listReports(_args: Args, store: Store, now = new Date()): Promise<{ reports: Report[] }> {
-  return { reports: await store.moderation.openReports(store.settings.limits(), now) };
+  return { reports: await store.moderation.openReports((await store.settings.limits()), now) };
 }
 
 /** `reviews list`: open review requests on flagged links, oldest first. `link restore CODE` resolves them. */

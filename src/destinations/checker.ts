@@ -33,7 +33,7 @@ export function destinationChecker(options: {
     async check(destination, field) {
       const checked = checkAddress(destination, field);
       await options.privateNetwork?.check(checked, field);
-      checkHostPolicy(checked, { ownHosts, shorteners, blocked: options.settings.blockedDomains() }, field);
+      checkHostPolicy(checked, { ownHosts, shorteners, blocked: await options.settings.blockedDomains() }, field);
       await options.unsafeSites?.check(checked, field);
       return checked;
     },

@@ -34,7 +34,7 @@ export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: u
   const call = plainCall(req, body);
   if (!call) return null;
   if (call.method === 'tools/list') {
-    const result = { tools: listTools(ctx), resultType: 'complete', ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private', _meta: RESULT_META };
+    const result = { tools: await listTools(ctx), resultType: 'complete', ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private', _meta: RESULT_META };
     return JSON.stringify({ result, jsonrpc: '2.0', id: call.id });
   }
   const tool = toolNamed(call.params.name as string);

@@ -27,11 +27,11 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * version and capabilities) are answered by a fresh server per request, holding nothing between requests;
  * 2025-11-25 traffic goes to sessions opened by initialize (see legacy.ts).
  */
-export function mcpEndpoint(ctx: ToolContext, gate: Gate) {
+export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
   const addresses = protectedResource(ctx.config.publicUrl);
   const resourceUrl = new URL(addresses.resource);
-  const states = new RequestStates(ctx.store.settings.cursorSecret(), ctx.clock);
+  const states = new RequestStates(secret, ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
   // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
   const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: (error) => console.error('MCP:', error) });

@@ -34,7 +34,7 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     instructions: instructionsFor(publicUrl),
     cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' } },
   });
-  server.setRequestHandler('tools/list', async () => ({ tools: listTools(ctx) }));
+  server.setRequestHandler('tools/list', async () => ({ tools: await listTools(ctx) }));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -70,8 +70,8 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
 }
 
 /** The `tools/list` answer: the registry, described with the address and the limits in force now. */
-export function listTools(ctx: ToolContext) {
-  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: ctx.store.settings.limits() });
+export async function listTools(ctx: ToolContext) {
+  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() });
 }
 
 /**

@@ -45,7 +45,7 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
 
   async function fetchDocument(clientId: string, stored: boolean): Promise<OAuthClient> {
     try {
-      const fetched = await documents.fetch(clientId, settings.blockedDomains());
+      const fetched = await documents.fetch(clientId, (await settings.blockedDomains()));
       const at = clock.now();
       const freshUntil = new Date(at.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
       const { name, redirectUris, metadata } = fetched;

@@ -139,7 +139,7 @@ export function oauthModel(deps: {
         },
         now,
       );
-      store.touchGrant(grantId, now);
+      void store.touchGrant(grantId, now);
       return { ...token, client, user };
     },
     async getRefreshToken(refreshToken) {

@@ -6,15 +6,14 @@ import { LinkCache, type RedirectTarget } from './link-cache.js';
 /**
  * Finds the link behind `PUBLIC_URL/<key>`: a code (7 characters with an uppercase letter) or a short link name.
  * Answers from the cache when it can; the cache forgets a key the moment its link changes, and forgets everything
- * when another process wrote to the database.
+ * when another process changed the store in ways it cannot name.
  */
 export function linkResolver(store: Store, maxEntries?: number) {
   const cache = new LinkCache(maxEntries);
-  const otherWriters = store.watchOtherWriters();
-  store.links.onChange((keys) => cache.forget(keys));
+  store.changes.subscribe((keys) => (keys === null ? cache.clear() : cache.forget(keys)));
 
   return async function resolve(key: string): Promise<RedirectTarget | null> {
-    if (otherWriters()) cache.clear();
+    await store.changes.catchUp();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     let record: LinkRecord | null = null;

@@ -2,8 +2,9 @@ import type { Limits } from '../domain/limits.js';
 import type { LinkState } from '../domain/link-state.js';
 
 /**
- * The store's ports. Every method is one atomic operation (one SQLite transaction in the adapter), so limits and
- * unique names hold however calls interleave. They are async so that another adapter (PostgreSQL) fits behind them.
+ * The store's ports. Every method is one atomic operation (one transaction in the adapter), so limits and unique
+ * names hold however calls interleave, also across processes sharing the database. Every method is async: no port
+ * assumes the database lives in this process.
  */
 export interface Store {
   people: PeopleStore;
@@ -17,12 +18,23 @@ export interface Store {
   webSessions: WebSessionStore;
   passwordLinks: PasswordLinkStore;
   oauth: OAuthStore;
+  changes: StoreChanges;
+  close(): Promise<void>;
+}
+
+/**
+ * What changed in the store, for the caches kept in front of it (the redirect cache). A change this process commits
+ * is told at once with the codes and names of the links it touched; a change another process committed (another
+ * worker, another machine, the operator CLI) is told as precisely as the adapter can, or as null: anything may
+ * have changed.
+ */
+export interface StoreChanges {
+  subscribe(listener: (keys: string[] | null) => void): void;
   /**
-   * A new watcher that answers whether another process (the operator CLI) committed since it last asked, so a
-   * cache of what is stored can be dropped.
+   * Resolves once every change other processes committed before the call has been told to the listeners. Asked
+   * before answering from a cache.
    */
-  watchOtherWriters(): () => boolean;
-  close(): void;
+  catchUp(): Promise<void>;
 }
 
 export interface Person {
@@ -129,8 +141,8 @@ export interface TokenStore {
   /** The person's tokens that are not revoked, newest first. */
   listForPerson(personId: string): Promise<TokenRecord[]>;
   revoke(id: string, now: Date): Promise<boolean>;
-  /** Records use; cheap enough for every call (it is batched by the adapter). */
-  touch(id: string, now: Date): void;
+  /** Records use; cheap enough for every call (it is batched by the adapter, and never fails the call). */
+  touch(id: string, now: Date): Promise<void>;
 }
 
 export interface NewLink {
@@ -161,8 +173,6 @@ export interface LinkStore {
   setState(code: string, state: LinkState, now: Date): Promise<LinkRecord | null>;
   /** Active links with seq greater than `after`, by seq, at most `limit` (the daily unsafe-site re-check). */
   activeDestinations(after: number, limit: number): Promise<ActiveLink[]>;
-  /** Calls `listener` after every committed change of a link with the codes and names it touched. */
-  onChange(listener: (keys: string[]) => void): void;
 }
 
 export interface DailyClicks {
@@ -210,14 +220,15 @@ export interface ModerationStore {
   openReviews(): Promise<ReviewRequest[]>;
 }
 
+/** Operator settings. Read on every call, so adapters keep them in memory and drop them on any change. */
 export interface SettingsStore {
-  limits(): Limits;
+  limits(): Promise<Limits>;
   setLimits(changes: Partial<Limits>): Promise<Limits>;
-  blockedDomains(): ReadonlySet<string>;
+  blockedDomains(): Promise<ReadonlySet<string>>;
   block(domain: string, now: Date): Promise<boolean>;
   unblock(domain: string): Promise<boolean>;
-  /** The secret that signs paging cursors, made on first start. */
-  cursorSecret(): Buffer;
+  /** The secret that signs paging cursors and request states, made on first start. */
+  cursorSecret(): Promise<Buffer>;
 }
 
 export interface WebSession {
@@ -377,6 +388,6 @@ export interface OAuthStore {
   grants(personId: string): Promise<OAuthGrant[]>;
   /** Deletes the person's grant with its codes and tokens; false when there was none. */
   revokeGrant(personId: string, grantId: string): Promise<boolean>;
-  /** Records use (written at most once a minute per grant). */
-  touchGrant(grantId: string, now: Date): void;
+  /** Records use (written at most once a minute per grant; never fails the call). */
+  touchGrant(grantId: string, now: Date): Promise<void>;
 }

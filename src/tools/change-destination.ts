@@ -24,7 +24,7 @@ export const changeDestination = defineTool({
     assertChangeable(link.state);
     // Stored as the parser serializes it (see makeLink).
     const { url } = await ctx.destinations.check(destination, 'destination');
-    const limits = ctx.store.settings.limits();
+    const limits = await ctx.store.settings.limits();
     return toLink(await ctx.store.links.setDestination(link.id, url.href, limits, ctx.clock.now()));
   },
 });

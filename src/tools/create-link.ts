@@ -26,7 +26,7 @@ export async function makeLink(ctx: ToolContext, team: Team, input: NewLinkInput
   const note = checkNote(input.note, `${prefix}note`);
   // Stored as the parser serializes it, which is where the redirect goes, so lists and pages show that.
   const destination = (await ctx.destinations.check(input.destination, `${prefix}destination`)).url.href;
-  const limits = ctx.store.settings.limits();
+  const limits = await ctx.store.settings.limits();
   const teamCreatedAt = new Date(team.createdAt);
   const record = await ctx.store.links.create(
     { teamId: team.id, teamCreatedAt, destination, name, note },

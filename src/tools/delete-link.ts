@@ -25,7 +25,7 @@ export const deleteLink = defineTool({
   },
   async run({ code }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
-    await ctx.store.links.delete(link.id, ctx.store.settings.limits(), ctx.clock.now());
+    await ctx.store.links.delete(link.id, (await ctx.store.settings.limits()), ctx.clock.now());
     return null;
   },
 });

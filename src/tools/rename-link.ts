@@ -25,7 +25,7 @@ export const renameLink = defineTool({
     // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.
     assertChangeable(link.state);
     const checked = checkName(name);
-    const limits = ctx.store.settings.limits();
+    const limits = await ctx.store.settings.limits();
     return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now()));
   },
 });

@@ -24,7 +24,7 @@ export const reportLink = defineTool({
     if (!link) throw linkNotFound();
     if (caller.recordTeamId !== null && caller.recordTeamId !== link.teamId) throw outside();
     // Every report is kept for the operator; only established reporters count towards flagging (ports.ts).
-    await ctx.store.moderation.report(link.id, caller.personId, reason, ctx.store.settings.limits(), ctx.clock.now());
+    await ctx.store.moderation.report(link.id, caller.personId, reason, (await ctx.store.settings.limits()), ctx.clock.now());
     return { code, reported: true as const };
   },
 });

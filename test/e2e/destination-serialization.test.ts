@@ -121,7 +121,7 @@ describe('the warning page of a flagged link', () => {
   });
 
   it('shows a destination stored as sent (before this rule) serialized too', async () => {
-    const limits = server.app.ctx.store.settings.limits();
+    const limits = (await server.app.ctx.store.settings.limits());
     const team = await server.app.ctx.store.teams.get(alice.teamId);
     const record = await server.app.ctx.store.links.create(
       { teamId: alice.teamId, teamCreatedAt: new Date(team!.createdAt), destination: DISGUISED, name: null, note: null },

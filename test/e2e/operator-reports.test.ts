@@ -41,8 +41,8 @@ describe('the operator CLI', () => {
     const made = await call(server, 'createLink', { team: owner.teamId, destination: 'https://example.com/x' }, owner.token);
     const { store } = server.app.ctx;
     const link = (await store.links.findByCode(made.body.code))!;
-    const report = (personId: string, reason: string) =>
-      store.moderation.report(link.id, personId, reason, store.settings.limits(), server.clock.now());
+    const report = async (personId: string, reason: string) =>
+      store.moderation.report(link.id, personId, reason, await store.settings.limits(), server.clock.now());
 
     const fresh = await server.person();
     await report(fresh.personId, 'spam');

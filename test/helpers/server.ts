@@ -65,7 +65,7 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
   const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATABASE_PATH: dbPath, DNS_SERVERS: dns.servers.join(',') };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
-  const app = createApp(config, { ...options, clock });
+  const app = await createApp(config, { ...options, clock });
   await app.listen();
   const store = app.ctx.store;
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * The fast layer's one helper: a tool's `run` on a real SQLite store in memory, with the clock, randomness and the
  * network checks in the test's hands, and no server. `call` does exactly what every surface does before `run`
@@ -109,7 +110,8 @@ export class ToolHarness {
       store: this.store,
       clock: this.clock,
       config,
-      cursors: new Cursors(this.store.settings.cursorSecret()),
+      // Any secret signs cursors; the store's is read asynchronously, and a constructor cannot wait for it.
+      cursors: new Cursors(randomBytes(32)),
       destinations: destinationChecker({
         publicUrl: config.publicUrl,
         settings: this.store.settings,

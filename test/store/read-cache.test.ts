@@ -136,7 +136,7 @@ describe('the store reads the API makes on every call', () => {
 
   it('a link changed here or by another process reads changed', async () => {
     const a = await actor();
-    const limits = store.settings.limits();
+    const limits = await store.settings.limits();
     const link = await store.links.create({ teamId: a.teamId, teamCreatedAt: now, destination: 'https://a.example.com/', name: null, note: null }, limits, now);
     expect((await store.links.findByCode(link.code))!.note).toBeNull();
     await store.links.setNote(link.id, 'changed', now);

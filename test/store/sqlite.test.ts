@@ -30,7 +30,7 @@ async function team() {
 }
 
 describe('the SQLite store', () => {
-  it('makes the folder, runs in WAL mode with foreign keys on, and records the schema version', () => {
+  it('makes the folder, runs in WAL mode with foreign keys on, and records the schema version', async () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
@@ -44,11 +44,11 @@ describe('the SQLite store', () => {
     expect(await store.teams.get(t.id)).toEqual(t);
   });
 
-  it('keeps the cursor secret across restarts', () => {
-    const secret = store.settings.cursorSecret();
+  it('keeps the cursor secret across restarts', async () => {
+    const secret = await store.settings.cursorSecret();
     store.close();
     store = openSqliteStore(path);
-    expect(store.settings.cursorSecret().equals(secret)).toBe(true);
+    expect((await store.settings.cursorSecret()).equals(secret)).toBe(true);
     expect(secret).toHaveLength(32);
   });
 
@@ -75,11 +75,11 @@ describe('the SQLite store', () => {
   });
 
   it('sees limits set by another connection (the CLI) on the next read', async () => {
-    expect(store.settings.limits().callsPerMinute).toBe(600);
+    expect((await store.settings.limits()).callsPerMinute).toBe(600);
     const other = openSqliteStore(path);
     await other.settings.setLimits({ callsPerMinute: 5 });
     other.close();
-    expect(store.settings.limits().callsPerMinute).toBe(5);
+    expect((await store.settings.limits()).callsPerMinute).toBe(5);
   });
 
   it('drops clicks for a link deleted before they were written', async () => {
@@ -92,7 +92,7 @@ describe('the SQLite store', () => {
 });
 
 describe('migration 9', () => {
-  it('keeps an operator\'s team link limit, stored as teamLinks before, as maxLinksPerTeam', () => {
+  it('keeps an operator\'s team link limit, stored as teamLinks before, as maxLinksPerTeam', async () => {
     store.close();
     // As a database made by an earlier version holds it: the limits as set, under the old key.
     const db = new Database(path);
@@ -101,7 +101,7 @@ describe('migration 9', () => {
     db.close();
 
     store = openSqliteStore(path);
-    expect(store.settings.limits()).toEqual({ ...DEFAULT_LIMITS, maxLinksPerTeam: 40, perHour: 7 });
+    expect(await store.settings.limits()).toEqual({ ...DEFAULT_LIMITS, maxLinksPerTeam: 40, perHour: 7 });
     const reopened = new Database(path, { readonly: true });
     const stored = JSON.parse(reopened.prepare("SELECT value FROM settings WHERE key = 'limits'").pluck().get() as string);
     reopened.close();

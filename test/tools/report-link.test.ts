@@ -30,7 +30,7 @@ describe('reportLink', () => {
   it("reports another team's link: answers {code, reported: true} and keeps the report for the operator", async () => {
     const reporter = await h.person();
     expect(await report(reporter, 'spam')).toEqual({ code: made.code, reported: true });
-    expect(await h.store.moderation.openReports(h.store.settings.limits(), h.clock.now())).toEqual([
+    expect(await h.store.moderation.openReports((await h.store.settings.limits()), h.clock.now())).toEqual([
       {
         id: expect.stringMatching(/^report_/),
         linkCode: made.code,
@@ -56,7 +56,7 @@ describe('reportLink', () => {
     h.clock.advance(1); // reports are listed oldest first
     await report(await established());
     expect(await stateOf()).toBe('active');
-    const reports = await h.store.moderation.openReports(h.store.settings.limits(), h.clock.now());
+    const reports = await h.store.moderation.openReports((await h.store.settings.limits()), h.clock.now());
     expect(reports.map((kept) => [kept.personId, kept.reason])).toEqual([
       [reporter.personId, 'malware'],
       [expect.any(String), 'phishing'],

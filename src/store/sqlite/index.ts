@@ -1,7 +1,7 @@
 import type { Store } from '../ports.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
-import { changeWatcher, openDatabase } from './database.js';
+import { openDatabase } from './database.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
@@ -19,7 +19,7 @@ import { sqliteWebSessions } from './web-sessions.js';
 export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
   const db = openDatabase(path);
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
-  const changes = new LinkChanges();
+  const changes = new LinkChanges(db);
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random),
@@ -32,8 +32,8 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
-    watchOtherWriters: () => changeWatcher(db),
-    close() {
+    changes,
+    async close() {
       tokens.close();
       db.close();
     },

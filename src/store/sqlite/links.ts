@@ -146,6 +146,5 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, changes: LinkC
     delete: async (id, limits, now) => remove(id, limits, now),
     setState: async (code, state, now) => setState(code, state, now),
     activeDestinations: sqliteActiveDestinations(db),
-    onChange: (listener) => changes.listen(listener),
   };
 }

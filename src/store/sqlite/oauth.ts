@@ -160,7 +160,7 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
       touched.delete(grantId);
       return deleteGrant.run(grantId, personId).changes > 0;
     },
-    touchGrant(grantId, now) {
+    async touchGrant(grantId, now) {
       const last = touched.get(grantId);
       if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
       touched.set(grantId, now.getTime());

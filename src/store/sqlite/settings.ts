@@ -44,9 +44,9 @@ export function sqliteSettings(db: Db): SettingsStore {
   const cursorSecret = secret();
 
   return {
-    limits: () => load().limits,
+    limits: async () => load().limits,
     setLimits: async (changes) => setLimits(changes),
-    blockedDomains: () => load().blocked,
+    blockedDomains: async () => load().blocked,
     block: async (domain, now) => {
       cache = null;
       return block.run(domain, now.toISOString()).changes > 0;
@@ -55,6 +55,6 @@ export function sqliteSettings(db: Db): SettingsStore {
       cache = null;
       return unblock.run(domain).changes > 0;
     },
-    cursorSecret: () => cursorSecret,
+    cursorSecret: async () => cursorSecret,
   };
 }

@@ -71,7 +71,7 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
     async revoke(id, now) {
       return revoke.run(now.toISOString(), id).changes > 0;
     },
-    touch(id, now) {
+    async touch(id, now) {
       pending.set(id, now);
     },
     close() {

@@ -70,7 +70,7 @@ ${other}`,
     if (email === null || errors.password) return form(req, res, 'signup', 400, { email: rawEmail, next, errors });
 
     // Counted before the email is looked up, so that sign-up cannot test emails for accounts faster than it makes them.
-    const { signupsPerHour } = ctx.store.settings.limits();
+    const { signupsPerHour } = await ctx.store.settings.limits();
     const allowance = signups.take(addressGroup(gate.address(req)), signupsPerHour, ctx.clock.now().getTime());
     if (!allowance.allowed) {
       setRetryAfter(res, allowance.resetSeconds);

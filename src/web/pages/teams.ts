@@ -28,8 +28,8 @@ export function teamPages(app: Express, deps: PageDeps): void {
   const made = new FixedWindows(HOUR_MS);
 
   /** Takes one new team from the address's and the person's allowance; the seconds to wait when either is used up. */
-  function waitForTeam(req: Request, me: SignedIn): number {
-    const limit = ctx.store.settings.limits().teamsPerHour;
+  async function waitForTeam(req: Request, me: SignedIn): Promise<number> {
+    const limit = (await ctx.store.settings.limits()).teamsPerHour;
     const nowMs = ctx.clock.now().getTime();
     const keys = [`address:${addressGroup(gate.address(req))}`, `person:${me.person.id}`];
     const full = keys.map((key) => made.peek(key, limit, nowMs)).filter((answer) => !answer.allowed);
@@ -103,7 +103,7 @@ ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.ema
     signedInOnly(deps, async (req, res, me) => {
       const name = teamNameOrNull(text(req, 'name'));
       if (name === null) return list(req, res, me, 400, text(req, 'name'), `Give the team a name of 1 to ${MAX_TEAM_NAME} characters.`);
-      const wait = waitForTeam(req, me);
+      const wait = await waitForTeam(req, me);
       if (wait > 0) {
         setRetryAfter(res, wait);
         const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutesToWait(wait)}.`;
