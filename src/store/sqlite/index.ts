@@ -3,6 +3,7 @@ import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
 import { openDatabase } from './database.js';
 import { LinkChanges } from './link-changes.js';
+import { sqliteOperations } from './link-queries.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
@@ -20,13 +21,14 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const db = openDatabase(path);
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
   const changes = new LinkChanges(db);
+  const perform = sqliteOperations(db, changes);
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random),
     tokens,
-    links: sqliteLinks(db, random, new LinkIds(random), changes),
+    links: sqliteLinks(db, random, new LinkIds(random), perform),
     clicks: sqliteClicks(db),
-    moderation: sqliteModeration(db, random, changes),
+    moderation: sqliteModeration(db, random, perform),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
     webSessions: sqliteWebSessions(db),

@@ -1,0 +1,112 @@
+import { generateCode } from '../../domain/code.js';
+import type { LinkIds } from '../../domain/ids.js';
+import { checkChangeLimit, checkCreationLimits, DAY_MS, HOUR_MS, type Limits } from '../../domain/limits.js';
+import { assertChangeable, assertNoteChangeable, linkNotFound } from '../../domain/link-state.js';
+import type { LinkState } from '../../domain/link-state.js';
+import type { Random } from '../../domain/random.js';
+import type { LinkRecord, NewLink } from '../ports.js';
+import { q, type LinkQueries } from './link-queries.js';
+import { claimName } from './names.js';
+import type { Steps } from './steps.js';
+
+type Op<T> = Steps<LinkQueries, T>;
+
+/** The LinkStore's changes as operations, for any adapter to run in one transaction each (see steps.ts). */
+export function linkOperations(random: Random, ids: LinkIds) {
+  function* read(id: string): Op<LinkRecord> {
+    const link = yield* q.linkById(id);
+    if (!link) throw linkNotFound();
+    return link;
+  }
+
+  function* countChange(link: LinkRecord, now: Date, limits: Limits): Op<void> {
+    yield* q.lockTeam(link.teamId);
+    checkChangeLimit(yield* q.events(link.teamId, 'change', now.getTime() - HOUR_MS), now, limits);
+    yield* q.addEvent(link.teamId, 'change', now.getTime());
+  }
+
+  function* drawCode(): Op<string> {
+    for (;;) {
+      const code = generateCode(random);
+      if (yield* q.claimCode(code)) return code;
+    }
+  }
+
+  // Events older than a day are dropped now and then, by whichever operation comes first after a minute.
+  let purgedAt = 0;
+  function* purgeOldEvents(now: Date): Op<void> {
+    if (now.getTime() - purgedAt < 60_000) return;
+    purgedAt = now.getTime();
+    yield* q.purgeEvents(now.getTime() - DAY_MS);
+  }
+
+  return {
+    /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
+    *create(input: NewLink, limits: Limits, now: Date): Op<LinkRecord> {
+      yield* q.lockTeam(input.teamId);
+      const counts = {
+        live: yield* q.liveLinks(input.teamId),
+        lastHour: yield* q.events(input.teamId, 'create', now.getTime() - HOUR_MS),
+        lastDay: yield* q.events(input.teamId, 'create', now.getTime() - DAY_MS),
+      };
+      checkCreationLimits(counts, input.teamCreatedAt, now, limits);
+      // Another process may have made a link a moment later by its clock: ids and times never go back.
+      const latest = yield* q.latestCreatedAt();
+      if (latest !== null) ids.seed(latest);
+      const { id, createdAt } = ids.next(now.getTime());
+      if (input.name !== null) yield* claimName(input.name, input.teamId, id, 'name');
+      const code = yield* drawCode();
+      const { teamId, name, destination, note } = input;
+      yield* q.insertLink({ id, teamId, code, name, destination, note, createdAt: createdAt.toISOString() });
+      yield* q.addEvent(teamId, 'create', now.getTime());
+      yield* purgeOldEvents(now);
+      yield* q.changed(code, name);
+      return yield* read(id);
+    },
+
+    *setDestination(id: string, destination: string, limits: Limits, now: Date): Op<LinkRecord> {
+      const link = yield* read(id);
+      assertChangeable(link.state);
+      yield* countChange(link, now, limits);
+      yield* q.setDestination(id, destination, now.toISOString());
+      yield* q.changed(link.code, link.name);
+      return yield* read(id);
+    },
+
+    *setNote(id: string, note: string | null, now: Date): Op<LinkRecord> {
+      assertNoteChangeable((yield* read(id)).state);
+      yield* q.setNote(id, note, now.toISOString());
+      return yield* read(id);
+    },
+
+    *rename(id: string, name: string | null, limits: Limits, now: Date): Op<LinkRecord> {
+      const link = yield* read(id);
+      assertChangeable(link.state);
+      if (link.name === name) return link;
+      yield* countChange(link, now, limits);
+      if (link.name !== null) yield* q.releaseName(link.name);
+      if (name !== null) yield* claimName(name, link.teamId, id, 'name');
+      yield* q.setName(id, name, now.toISOString());
+      yield* q.changed(link.code, link.name, name);
+      return yield* read(id);
+    },
+
+    *delete(id: string, limits: Limits, now: Date): Op<void> {
+      const link = yield* read(id);
+      yield* countChange(link, now, limits);
+      if (link.name !== null) yield* q.retireName(link.name);
+      yield* q.deleteLink(id);
+      yield* q.changed(link.code, link.name);
+    },
+
+    /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
+    *setState(code: string, state: LinkState, now: Date): Op<LinkRecord | null> {
+      const link = yield* q.linkByCode(code);
+      if (!link) return null;
+      if (link.state !== state) yield* q.setState(link.id, state, now.toISOString());
+      yield* q.changed(link.code, link.name);
+      if (state === 'active') yield* q.resolveOpen(link.id, now.toISOString());
+      return yield* read(link.id);
+    },
+  };
+}
