@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { migrations } from './migrations.js';
+
+export type PgPool = pg.Pool;
+
+/** The PostgreSQL store's connections, migrated; `close()` ends them all. */
+export interface PgDatabase {
+  pool: PgPool;
+  close(): Promise<void>;
+}
+
+/**
+ * Any fixed number, the same in every process of this service: the advisory lock under which migrations run, so
+ * processes starting together against one database migrate it exactly once.
+ */
+const MIGRATION_LOCK = 5_307_201_101;
+
+const VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version integer PRIMARY KEY,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/**
+ * bigint (epoch milliseconds, link seqs, counts) read as a JavaScript number, as the ports carry them; they stay far
+ * below 2^53, and a value that does not is an error rather than a silently rounded number. Set on this pool only:
+ * pg.types.setTypeParser would change every pool of the process.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid !== pg.types.builtins.INT8 || format === 'binary') return pg.types.getTypeParser(oid, format);
+    return (value: string) => {
+      const number = Number(value);
+      if (!Number.isSafeInteger(number)) throw new RangeError(`bigint ${value} is beyond a safe JavaScript integer`);
+      return number;
+    };
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. */
+export async function openDatabase(url: string): Promise<PgDatabase> {
+  const pool = new pg.Pool({ connectionString: url, types });
+  // An idle connection that breaks (server restart, network) is dropped by the pool and replaced on the next
+  // checkout; without a listener its 'error' event would end the process.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { pool, close: () => pool.end() };
+}
+
+/**
+ * Applies the missing migrations in order, each in its own transaction holding the migration lock; the version is
+ * read after the lock is taken, so a process that waited sees what the other applied and does not apply it again.
+ */
+async function migrate(pool: PgPool): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    for (;;) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(VERSIONS);
+        const { rows } = await client.query<{ applied: number }>(
+          'SELECT coalesce(max(version), 0) AS applied FROM schema_migrations',
+        );
+        const applied = rows[0]!.applied;
+        if (applied >= migrations.length) {
+          await client.query('COMMIT');
+          return;
+        }
+        await client.query(migrations[applied]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [applied + 1]);
+        await client.query('COMMIT');
+      } catch (error) {
+        // A connection that cannot even roll back is not handed back to the pool.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      }
+    }
+  } finally {
+    client.release(broken);
+  }
+}

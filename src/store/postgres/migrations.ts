@@ -1,0 +1,261 @@
+/**
+ * Forward-only schema migrations of the PostgreSQL store; `schema_migrations` records which have been applied
+ * (database.ts). A shipped migration is never edited: a change is a new migration.
+ *
+ * Migration 1 is the SQLite store's schema after its nine migrations (src/store/sqlite/migrations.ts), table for
+ * table and column for column, in the same column order; test/store/postgres-schema.test.ts keeps the two from
+ * drifting. Where the PostgreSQL form differs, and why:
+ * - WITHOUT ROWID: no such thing; every table is a heap with its primary key as a btree index.
+ * - BLOB → bytea (hashes). Epoch milliseconds (link_events.at, idempotency.created_at), links.seq and clicks.count
+ *   → bigint; database.ts reads bigint as a JavaScript number. Other times stay ISO 8601 text as in SQLite, so both
+ *   adapters hand the ports the same strings.
+ * - 0/1 flags (people.added_by_operator, tokens.limited, names.retired) → boolean: the adapter maps true/false
+ *   where the SQLite one maps 1/0.
+ * - people.email: SQLite's COLLATE NOCASE becomes a unique index on lower(email). Emails are stored lowercased
+ *   (emailOrNull) anyway; lookups that want the index write `lower(email) = lower($1)`.
+ * - links.seq: INTEGER PRIMARY KEY (rowid) → an identity column. SQLite may hand the last deleted link's seq to
+ *   the next link; PostgreSQL never reuses one. Neither is visible to clients. Unlike SQLite's single writer,
+ *   concurrent transactions may commit seqs out of order, which keyset paging by seq must keep in mind.
+ * - links_search and links_search_short (FTS5 trigram tables kept by six triggers) → one GIN trigram index,
+ *   links_search, which PostgreSQL keeps itself; see the search functions below.
+ * - teams.link_count: the same two triggers (insert, delete), run once per statement rather than per row.
+ * - Migrations 8 and 9 update existing rows only (added_by_operator for CLI-made people, a renamed limits key);
+ *   a new PostgreSQL database has none, so only migration 8's column is here.
+ */
+export const migrations: readonly string[] = [
+  `
+  -- Trusted extensions (PostgreSQL 13+): the database owner may create them without being a superuser.
+  -- btree_gin lets one GIN index hold team_id next to the trigrams, so a search stays within one team.
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  CREATE EXTENSION IF NOT EXISTS btree_gin;
+
+  CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+
+  CREATE TABLE people (
+    id text PRIMARY KEY,
+    email text NOT NULL,
+    password_hash text,
+    agreed_terms_at text,
+    created_at text NOT NULL,
+    added_by_operator boolean NOT NULL DEFAULT false
+  );
+  CREATE UNIQUE INDEX people_email_nocase ON people (lower(email));
+
+  CREATE TABLE teams (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    created_at text NOT NULL,
+    link_count integer NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE members (
+    team_id text NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    person_id text NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    role text NOT NULL DEFAULT 'member',
+    added_at text NOT NULL,
+    PRIMARY KEY (team_id, person_id)
+  );
+  CREATE INDEX members_by_person ON members(person_id, team_id);
+
+  -- team_id has no foreign key on purpose: a token outlives its team and then answers token_record_left.
+  CREATE TABLE tokens (
+    id text PRIMARY KEY,
+    secret_hash bytea NOT NULL,
+    person_id text NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    team_id text NOT NULL,
+    scopes text,
+    limited boolean NOT NULL DEFAULT false,
+    created_at text NOT NULL,
+    last_used_at text,
+    expires_at text,
+    revoked_at text
+  );
+
+  CREATE TABLE links (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    team_id text NOT NULL REFERENCES teams(id),
+    code text NOT NULL UNIQUE,
+    name text UNIQUE,
+    destination text NOT NULL,
+    note text,
+    state text NOT NULL CHECK (state IN ('active', 'flagged', 'disabled')),
+    created_at text NOT NULL,
+    changed_at text
+  );
+  CREATE INDEX links_by_team ON links(team_id, seq);
+  CREATE INDEX links_by_team_state ON links(team_id, state, seq);
+
+  -- Every code ever issued, deleted links' included: a code is never issued twice.
+  CREATE TABLE codes (code text PRIMARY KEY);
+
+  -- Every short link name ever used. link_id set: held by that link. link_id null: kept by the team after a
+  -- rename (only that team may take it again). retired: the name of a deleted link, never issued again.
+  CREATE TABLE names (
+    name text PRIMARY KEY,
+    team_id text NOT NULL,
+    link_id text,
+    retired boolean NOT NULL DEFAULT false
+  );
+
+  -- Creations and changes, counted in rolling windows for the limits; they outlive the links they were about.
+  CREATE TABLE link_events (team_id text NOT NULL, kind text NOT NULL, at bigint NOT NULL);
+  CREATE INDEX link_events_window ON link_events(team_id, kind, at);
+
+  CREATE TABLE clicks (
+    link_id text NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    day text NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (link_id, day)
+  );
+
+  CREATE TABLE reports (
+    id text PRIMARY KEY,
+    link_id text NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    person_id text NOT NULL,
+    reason text NOT NULL,
+    created_at text NOT NULL,
+    resolved_at text
+  );
+  CREATE UNIQUE INDEX reports_open_once ON reports(link_id, person_id) WHERE resolved_at IS NULL;
+
+  CREATE TABLE reviews (
+    id text PRIMARY KEY,
+    link_id text NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    person_id text NOT NULL,
+    reason text,
+    created_at text NOT NULL,
+    resolved_at text
+  );
+  -- One open review request per person and link (asking again updates the reason).
+  CREATE UNIQUE INDEX reviews_open_once ON reviews(link_id, person_id) WHERE resolved_at IS NULL;
+
+  CREATE TABLE blocked_domains (domain text PRIMARY KEY, created_at text NOT NULL);
+
+  CREATE TABLE idempotency (
+    person_id text NOT NULL,
+    operation text NOT NULL,
+    key text NOT NULL,
+    body_hash text NOT NULL,
+    status integer,
+    response text,
+    created_at bigint NOT NULL,
+    PRIMARY KEY (person_id, operation, key)
+  );
+  CREATE INDEX idempotency_by_age ON idempotency(created_at);
+
+  -- Each team's number of live links, kept here so team_full and listLinks' choice of plan read one row instead
+  -- of counting the team's links. Links never move between teams, so updates need no trigger. Per statement, not
+  -- per row as in SQLite: updating one team row once per link inserted in one statement costs time quadratic in
+  -- the number of links (each update walks the row's earlier versions), 8 s for 20,000.
+  CREATE FUNCTION teams_count_links() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE teams SET link_count = link_count + CASE TG_OP WHEN 'INSERT' THEN counted.links ELSE -counted.links END
+    FROM (SELECT team_id, count(*) AS links FROM changed GROUP BY team_id) AS counted
+    WHERE teams.id = counted.team_id;
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER teams_count_insert AFTER INSERT ON links
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION teams_count_links();
+  CREATE TRIGGER teams_count_delete AFTER DELETE ON links
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION teams_count_links();
+
+  -- Substring search for listLinks q: a case-insensitive substring of code, name, destination or note.
+  -- link_search_text is what is searched: the four columns lowercased, joined by U+0001, which stored values never
+  -- hold (see spaced-text.ts), so no match spans two columns. Lowercasing uses the ICU root locale, not the
+  -- database's: the same full Unicode mapping as JavaScript's toLowerCase, which the SQLite adapter uses, whatever
+  -- locale the database was made with (needs PostgreSQL built with ICU, as Debian's and the Docker images are).
+  CREATE FUNCTION link_search_text(code text, name text, destination text, note text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT lower((code || chr(1) || coalesce(name, '') || chr(1) || destination || chr(1) || coalesce(note, ''))
+      COLLATE "und-x-icu")
+  $$;
+  -- The LIKE pattern for q: lowercased the same way, LIKE's wildcards escaped, null (matches nothing) when q holds
+  -- the separator. It returns the default collation, as link_search_text does: a pattern in another collation
+  -- would not match the index.
+  CREATE FUNCTION link_search_pattern(q text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN strpos(q, chr(1)) > 0 THEN NULL ELSE '%' || replace(replace(replace(
+      lower(q COLLATE "und-x-icu"), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' END
+  $$;
+  -- Serves \`team_id = $1 AND link_search_text(code, name, destination, note) LIKE link_search_pattern($2)\`, the
+  -- call written exactly so. Trigrams need a q of 3+ characters; a q of 1–2 characters (which SQLite serves from
+  -- links_search_short) is better answered by walking links_by_team newest-first and filtering.
+  CREATE INDEX links_search ON links
+    USING gin (team_id, link_search_text(code, name, destination, note) gin_trgm_ops);
+
+  -- Signed-in browser sessions of the web app.
+  CREATE TABLE web_sessions (
+    id_hash bytea PRIMARY KEY,
+    person_id text NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    csrf_secret text NOT NULL,
+    created_at text NOT NULL,
+    expires_at text NOT NULL
+  );
+  CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
+
+  -- OAuth for assistants: clients (registered, or client ID metadata documents cached), the grants people
+  -- approved, authorization codes and tokens. Codes and tokens are kept only as SHA-256 hashes.
+  CREATE TABLE oauth_clients (
+    id text PRIMARY KEY,
+    kind text NOT NULL CHECK (kind IN ('registered', 'metadata_document')),
+    secret_hash bytea,
+    name text,
+    redirect_uris text NOT NULL,
+    metadata text NOT NULL,
+    created_at text NOT NULL,
+    fresh_until text
+  );
+  CREATE INDEX oauth_clients_by_age ON oauth_clients(kind, created_at);
+
+  CREATE TABLE oauth_grants (
+    id text PRIMARY KEY,
+    person_id text NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    client_id text NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
+    scopes text NOT NULL,
+    created_at text NOT NULL,
+    last_used_at text,
+    UNIQUE (person_id, client_id)
+  );
+  CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
+
+  CREATE TABLE oauth_codes (
+    code_hash bytea PRIMARY KEY,
+    grant_id text NOT NULL REFERENCES oauth_grants(id) ON DELETE CASCADE,
+    redirect_uri text NOT NULL,
+    code_challenge text NOT NULL,
+    scopes text NOT NULL,
+    resource text NOT NULL,
+    expires_at text NOT NULL,
+    used_at text
+  );
+  CREATE INDEX oauth_codes_by_grant ON oauth_codes(grant_id);
+  CREATE INDEX oauth_codes_by_expiry ON oauth_codes(expires_at);
+
+  CREATE TABLE oauth_tokens (
+    token_hash bytea PRIMARY KEY,
+    kind text NOT NULL CHECK (kind IN ('access', 'refresh')),
+    grant_id text NOT NULL REFERENCES oauth_grants(id) ON DELETE CASCADE,
+    family text NOT NULL,
+    scopes text NOT NULL,
+    resource text NOT NULL,
+    created_at text NOT NULL,
+    expires_at text NOT NULL,
+    used_at text
+  );
+  CREATE INDEX oauth_tokens_by_grant ON oauth_tokens(grant_id);
+  CREATE INDEX oauth_tokens_by_family ON oauth_tokens(family);
+  CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens(expires_at);
+
+  -- One-time links where a person sets their password (made by the operator CLI); kept only as SHA-256 hashes.
+  CREATE TABLE password_links (
+    token_hash bytea PRIMARY KEY,
+    person_id text NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    created_at text NOT NULL,
+    expires_at text NOT NULL,
+    used_at text
+  );
+  CREATE INDEX password_links_by_person ON password_links(person_id);
+  `,
+];
