@@ -1,7 +1,8 @@
 import type { WindowCount } from '../../domain/limits.js';
 import type { LinkState } from '../../domain/link-state.js';
+import { linkNotFound } from '../../domain/link-state.js';
 import type { LinkRecord } from '../ports.js';
-import { asker } from './steps.js';
+import { asker, type Steps } from './steps.js';
 
 /** A row of the one namespace of short link names (see names.ts). */
 export interface NameRow {
@@ -26,6 +27,8 @@ export interface LinkQueries {
   /** Holds a name against every other writer until the transaction ends (two teams claiming it at once). */
   lockName(name: string): void;
   linkById(id: string): LinkRecord | null;
+  /** The link, held against every other writer until the transaction ends: a change starts from what it locked. */
+  lockedLink(id: string): LinkRecord | null;
   linkByCode(code: string): LinkRecord | null;
   /** The creation time of the newest link, epoch ms, or null; link ids never go back in time (domain/ids.ts). */
   latestCreatedAt(): number | null;
@@ -61,3 +64,20 @@ export interface LinkQueries {
 
 /** The queries as steps of an operation. */
 export const q = asker<LinkQueries>();
+
+/** The link, or 404 `not_found`. */
+export function* readLink(id: string): Steps<LinkQueries, LinkRecord> {
+  const link = yield* q.linkById(id);
+  if (!link) throw linkNotFound();
+  return link;
+}
+
+/**
+ * The link a change starts from, locked, or 404 `not_found`. A change locks its link first and its team second,
+ * everywhere in this order, so two changes never wait for each other's locks.
+ */
+export function* lockLink(id: string): Steps<LinkQueries, LinkRecord> {
+  const link = yield* q.lockedLink(id);
+  if (!link) throw linkNotFound();
+  return link;
+}

@@ -1,11 +1,11 @@
 import { generateCode } from '../../domain/code.js';
 import type { LinkIds } from '../../domain/ids.js';
 import { checkChangeLimit, checkCreationLimits, DAY_MS, HOUR_MS, type Limits } from '../../domain/limits.js';
-import { assertChangeable, assertNoteChangeable, linkNotFound } from '../../domain/link-state.js';
+import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { Random } from '../../domain/random.js';
 import type { LinkRecord, NewLink } from '../ports.js';
-import { q, type LinkQueries } from './link-queries.js';
+import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import { claimName } from './names.js';
 import type { Steps } from './steps.js';
 
@@ -13,11 +13,6 @@ type Op<T> = Steps<LinkQueries, T>;
 
 /** The LinkStore's changes as operations, for any adapter to run in one transaction each (see steps.ts). */
 export function linkOperations(random: Random, ids: LinkIds) {
-  function* read(id: string): Op<LinkRecord> {
-    const link = yield* q.linkById(id);
-    if (!link) throw linkNotFound();
-    return link;
-  }
 
   function* countChange(link: LinkRecord, now: Date, limits: Limits): Op<void> {
     yield* q.lockTeam(link.teamId);
@@ -61,26 +56,26 @@ export function linkOperations(random: Random, ids: LinkIds) {
       yield* q.addEvent(teamId, 'create', now.getTime());
       yield* purgeOldEvents(now);
       yield* q.changed(code, name);
-      return yield* read(id);
+      return yield* readLink(id);
     },
 
     *setDestination(id: string, destination: string, limits: Limits, now: Date): Op<LinkRecord> {
-      const link = yield* read(id);
+      const link = yield* lockLink(id);
       assertChangeable(link.state);
       yield* countChange(link, now, limits);
       yield* q.setDestination(id, destination, now.toISOString());
       yield* q.changed(link.code, link.name);
-      return yield* read(id);
+      return yield* readLink(id);
     },
 
     *setNote(id: string, note: string | null, now: Date): Op<LinkRecord> {
-      assertNoteChangeable((yield* read(id)).state);
+      assertNoteChangeable((yield* lockLink(id)).state);
       yield* q.setNote(id, note, now.toISOString());
-      return yield* read(id);
+      return yield* readLink(id);
     },
 
     *rename(id: string, name: string | null, limits: Limits, now: Date): Op<LinkRecord> {
-      const link = yield* read(id);
+      const link = yield* lockLink(id);
       assertChangeable(link.state);
       if (link.name === name) return link;
       yield* countChange(link, now, limits);
@@ -88,11 +83,11 @@ export function linkOperations(random: Random, ids: LinkIds) {
       if (name !== null) yield* claimName(name, link.teamId, id, 'name');
       yield* q.setName(id, name, now.toISOString());
       yield* q.changed(link.code, link.name, name);
-      return yield* read(id);
+      return yield* readLink(id);
     },
 
     *delete(id: string, limits: Limits, now: Date): Op<void> {
-      const link = yield* read(id);
+      const link = yield* lockLink(id);
       yield* countChange(link, now, limits);
       if (link.name !== null) yield* q.retireName(link.name);
       yield* q.deleteLink(id);
@@ -101,12 +96,13 @@ export function linkOperations(random: Random, ids: LinkIds) {
 
     /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
     *setState(code: string, state: LinkState, now: Date): Op<LinkRecord | null> {
-      const link = yield* q.linkByCode(code);
+      const found = yield* q.linkByCode(code);
+      const link = found && (yield* q.lockedLink(found.id));
       if (!link) return null;
       if (link.state !== state) yield* q.setState(link.id, state, now.toISOString());
       yield* q.changed(link.code, link.name);
       if (state === 'active') yield* q.resolveOpen(link.id, now.toISOString());
-      return yield* read(link.id);
+      return yield* readLink(link.id);
     },
   };
 }

@@ -1,10 +1,9 @@
 import { newId } from '../../domain/ids.js';
 import { HOUR_MS } from '../../domain/limits.js';
-import { linkNotFound } from '../../domain/link-state.js';
 import type { Random } from '../../domain/random.js';
 import { apiError } from '../../errors.js';
 import type { LinkRecord, ReportRule } from '../ports.js';
-import { q, type LinkQueries } from './link-queries.js';
+import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import type { Steps } from './steps.js';
 
 type Op<T> = Steps<LinkQueries, T>;
@@ -16,11 +15,6 @@ export function establishedSignUpBy(rule: ReportRule, now: Date): string {
 
 /** The ModerationStore's changes as operations, for any adapter to run in one transaction each (see steps.ts). */
 export function moderationOperations(random: Random) {
-  function* read(id: string): Op<LinkRecord> {
-    const link = yield* q.linkById(id);
-    if (!link) throw linkNotFound();
-    return link;
-  }
 
   return {
     /**
@@ -28,19 +22,20 @@ export function moderationOperations(random: Random) {
      * established people have reports standing against it.
      */
     *report(linkId: string, personId: string, reason: string, rule: ReportRule, now: Date): Op<LinkRecord> {
-      yield* read(linkId);
+      // Locked, so that reports arriving together each count the others' and the last one flags.
+      yield* lockLink(linkId);
       yield* q.saveReport({ id: newId('report', random), linkId, personId, reason, createdAt: now.toISOString() });
       const counted = yield* q.establishedReporters(linkId, establishedSignUpBy(rule, now));
       if (counted >= rule.reportsToFlag && (yield* q.flagIfActive(linkId))) {
-        const flagged = yield* read(linkId);
+        const flagged = yield* readLink(linkId);
         yield* q.changed(flagged.code, flagged.name);
       }
-      return yield* read(linkId);
+      return yield* readLink(linkId);
     },
 
     /** 409 `conflict` unless the link is flagged. */
     *askForReview(linkId: string, personId: string, reason: string | null, now: Date): Op<LinkRecord> {
-      const current = yield* read(linkId);
+      const current = yield* lockLink(linkId);
       if (current.state !== 'flagged') {
         throw apiError.conflict('Only a flagged link can be reviewed; this one is not flagged.', 'code');
       }

@@ -18,6 +18,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     lockTeam: () => undefined,
     lockName: () => undefined,
     linkById: (id) => (s.byId.get(id) as LinkRecord | undefined) ?? null,
+    lockedLink: (id) => (s.byId.get(id) as LinkRecord | undefined) ?? null,
     linkByCode: (code) => (s.byCode.get(code) as LinkRecord | undefined) ?? null,
     latestCreatedAt: () => {
       const latest = s.latest.get() as string | undefined;

@@ -1,0 +1,162 @@
+import pg from 'pg';
+import type { StoreChanges } from '../ports.js';
+import type { Queryable } from './query.js';
+
+const CHANNEL = 'shortlinks_changes';
+/** NOTIFY payloads stop at 8,000 bytes; a change touching more keys than fit is told as "anything". */
+const MAX_PAYLOAD = 7_000;
+/** How long a barrier waits for its own notification before it assumes the listener is gone (see catchUp). */
+const BARRIER_TIMEOUT_MS = 2_000;
+
+/** What one notification says: link keys a change touched, settings, anything, or a process's barrier. */
+type Message = { keys: string[] } | { settings: true } | { anything: true } | { barrier: string };
+
+/**
+ * StoreChanges over PostgreSQL's LISTEN/NOTIFY. A transaction that changes links or settings sends a notification
+ * that PostgreSQL delivers, at commit, to every process listening (this one included), in commit order.
+ *
+ * catchUp() is exact: it sends a notification of its own (a barrier) and waits until this process's listener
+ * receives it. Notifications arrive in commit order, so by then every change committed before catchUp began has
+ * been told. Calls in the same turn of the event loop share one barrier, so under load it costs one round trip per
+ * turn, not per request. While the listening connection is down, every catchUp tells "anything": caches are then
+ * dropped on every request and reads go to the database, which is slower but never wrong.
+ */
+export class PgChanges implements StoreChanges {
+  private readonly listeners: Array<(keys: string[] | null) => void> = [];
+  private readonly settingsListeners: Array<() => void> = [];
+  private readonly waiting = new Map<string, () => void>();
+  private readonly self = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  private barriers = 0;
+  private next: Promise<void> | null = null;
+  private listening: pg.Client | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly url: string,
+    private readonly pool: Queryable,
+  ) {}
+
+  static async start(url: string, pool: Queryable): Promise<PgChanges> {
+    const changes = new PgChanges(url, pool);
+    await changes.listen();
+    return changes;
+  }
+
+  subscribe(listener: (keys: string[] | null) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Calls `listener` when the settings (limits, blocklist) changed, here or in another process. */
+  onSettings(listener: () => void): void {
+    this.settingsListeners.push(listener);
+  }
+
+  catchUp(): Promise<void> {
+    if (!this.listening) {
+      this.tell({ anything: true });
+      return Promise.resolve();
+    }
+    this.next ??= new Promise<void>((resolve) => setImmediate(() => {
+      this.next = null;
+      void this.barrier().then(resolve);
+    }));
+    return this.next;
+  }
+
+  /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
+  async notifyLinks(client: Queryable, keys: Array<string | null>): Promise<void> {
+    const touched = keys.filter((key): key is string => key !== null);
+    const payload = JSON.stringify({ keys: touched } satisfies Message);
+    await this.send(client, payload.length <= MAX_PAYLOAD ? payload : JSON.stringify({ anything: true } satisfies Message));
+  }
+
+  /** Within a transaction that changed settings: tells every process at commit. */
+  async notifySettings(client: Queryable): Promise<void> {
+    await this.send(client, JSON.stringify({ settings: true } satisfies Message));
+  }
+
+  /** After this process's own transaction committed: told at once, without waiting for the notification's echo. */
+  told(keys: Array<string | null>): void {
+    this.tell({ keys: keys.filter((key): key is string => key !== null) });
+  }
+
+  settingsChanged(): void {
+    this.tell({ settings: true });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.listening;
+    this.listening = null;
+    for (const release of this.waiting.values()) release();
+    await client?.end().catch(() => undefined);
+  }
+
+  private async send(client: Queryable, payload: string): Promise<void> {
+    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+  }
+
+  private async barrier(): Promise<void> {
+    const id = `${this.self}:${++this.barriers}`;
+    const arrived = new Promise<void>((resolve) => this.waiting.set(id, resolve));
+    const timer = setTimeout(() => this.lost(), BARRIER_TIMEOUT_MS);
+    try {
+      await this.send(this.pool, JSON.stringify({ barrier: id } satisfies Message));
+      await arrived;
+    } catch {
+      this.lost();
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(id);
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || message.payload === undefined) return;
+      this.receive(message.payload);
+    });
+    client.on('error', () => this.lost());
+    client.on('end', () => this.lost());
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.listening = client;
+  }
+
+  private receive(payload: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(payload) as Message;
+    } catch {
+      message = { anything: true };
+    }
+    if ('barrier' in message) return this.waiting.get(message.barrier)?.();
+    this.tell(message);
+  }
+
+  private tell(message: Exclude<Message, { barrier: string }>): void {
+    if (!('keys' in message)) for (const listener of this.settingsListeners) listener();
+    if ('settings' in message) return;
+    const keys = 'keys' in message ? message.keys : null;
+    for (const listener of this.listeners) listener(keys);
+  }
+
+  /**
+   * The listening connection broke or stopped answering: what was missed is unknown, so everything is told as
+   * changed, waiting barriers are let go, and a new connection is made in the background.
+   */
+  private lost(): void {
+    const client = this.listening;
+    this.listening = null;
+    this.tell({ anything: true });
+    for (const release of this.waiting.values()) release();
+    if (!client || this.closed) return;
+    void client.end().catch(() => undefined);
+    const retry = () => {
+      if (this.closed) return;
+      this.listen().then(() => this.tell({ anything: true }), () => setTimeout(retry, 1_000).unref());
+    };
+    setTimeout(retry, 100).unref();
+  }
+}
