@@ -1,0 +1,36 @@
+import { describe } from 'vitest';
+import { changes } from './contract/changes.js';
+import { clicksAndSettings } from './contract/clicks-settings.js';
+import type { OpenStore } from './contract/fixtures.js';
+import { idempotency } from './contract/idempotency.js';
+import { linkChanges } from './contract/link-changes.js';
+import { linkLimits } from './contract/link-limits.js';
+import { links } from './contract/links.js';
+import { moderation } from './contract/moderation.js';
+import { oauth } from './contract/oauth.js';
+import { peopleAndTeams } from './contract/people-teams.js';
+import { sessions } from './contract/sessions.js';
+import { tokens } from './contract/tokens.js';
+
+export type { OpenedStore, OpenStore } from './contract/fixtures.js';
+
+/**
+ * The store contract (src/store/ports.ts): what every adapter must do, seen only through the ports. `open` makes a
+ * fresh, empty database for each test; the suite never reads SQL, never assumes the database lives in this process,
+ * and relies on an order only where a port's doc promises one.
+ */
+export function storeContract(name: string, open: OpenStore): void {
+  describe(`store contract: ${name}`, () => {
+    peopleAndTeams(open);
+    tokens(open);
+    links(open);
+    linkLimits(open);
+    linkChanges(open);
+    changes(open);
+    clicksAndSettings(open);
+    moderation(open);
+    idempotency(open);
+    sessions(open);
+    oauth(open);
+  });
+}
