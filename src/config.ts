@@ -12,6 +12,10 @@ const envSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   DATABASE_PATH: z.string().min(1).default('data/shortlinks.db'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/./, 'must be a postgres:// URL (postgres://user:password@host:port/database)')
+    .optional(),
   ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
   DNS_SERVERS: z.string().optional(),
@@ -28,6 +32,8 @@ export interface Config {
   publicUrl: string;
   /** Absolute: a relative DATABASE_PATH is taken from the installation (the folder of package.json), never the current folder. */
   databasePath: string;
+  /** A postgres:// URL: the PostgreSQL store instead of the SQLite file. It may hold a password: never print it. */
+  databaseUrl: string | undefined;
   /** Browser origins allowed to call /mcp besides PUBLIC_URL's own (an MCP Inspector, say). */
   allowedOrigins: string[];
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
@@ -63,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Without PUBLIC_URL the service is reached where it listens, so PORT alone moves /mcp and the short links too.
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     databasePath: isAbsolute(e.DATABASE_PATH) ? e.DATABASE_PATH : resolve(packageRoot, e.DATABASE_PATH),
+    databaseUrl: e.DATABASE_URL,
     allowedOrigins: list(e.ALLOWED_ORIGINS),
     trustedProxies: list(e.TRUST_PROXY),
     dnsServers: list(e.DNS_SERVERS),

@@ -1,4 +1,4 @@
-import type { Person, Store } from '../store/ports.js';
+import { EmailTaken, type Person, type Store } from '../store/ports.js';
 import { optional, required, type Args } from './args.js';
 import { defineContextCommand, type CommandContext } from './command.js';
 import { dataError, usageError } from './errors.js';
@@ -40,7 +40,7 @@ export async function addPerson(args: Args, store: Store, context: CommandContex
     person = await store.people.add({ email, passwordHash, agreedTerms, addedByOperator: true }, now);
   } catch (error) {
     // Someone else (the web app's sign-up) took the email between the check and the insert.
-    if (isUniqueViolation(error)) throw dataError(`a person with the email ${email} already exists`);
+    if (error instanceof EmailTaken) throw dataError(`a person with the email ${email} already exists`);
     throw error;
   }
   if (passwordHash !== null) return person;
@@ -64,9 +64,6 @@ async function issueLink(store: Store, { publicUrl }: CommandContext, personId: 
   return { link: { setPasswordUrl: url, setPasswordExpiresAt: expiresAt.toISOString() }, sessionsEnded };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 const linkText = (link: SetPasswordLink) =>
   `they set their password at this link (one use, within ${PASSWORD_LINK_HOURS} hours, until ${link.setPasswordExpiresAt}):\n` +

@@ -92,8 +92,19 @@ export interface ActiveLink {
   destination: string;
 }
 
+/** PeopleStore.add: someone already has the email (also when two sign-ups race for it). */
+export class EmailTaken extends Error {
+  constructor(email: string) {
+    super(`A person with the email ${email} already exists.`);
+    this.name = 'EmailTaken';
+  }
+}
+
 export interface PeopleStore {
-  /** `addedByOperator` (the CLI's `person add`) makes the person established at once (see ModerationStore). */
+  /**
+   * `addedByOperator` (the CLI's `person add`) makes the person established at once (see ModerationStore).
+   * Rejects with EmailTaken when the email is someone's already.
+   */
   add(
     input: { email: string; passwordHash: string | null; agreedTerms: boolean; addedByOperator?: boolean },
     now: Date,

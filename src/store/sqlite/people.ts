@@ -1,4 +1,4 @@
-import type { Person, PeopleStore } from '../ports.js';
+import { EmailTaken, type Person, type PeopleStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { Db } from './database.js';
@@ -18,7 +18,12 @@ export function sqlitePeople(db: Db, random: Random): PeopleStore {
     async add({ email, passwordHash, agreedTerms, addedByOperator = false }, now) {
       const at = now.toISOString();
       const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at };
-      insert.run(person.id, email, passwordHash, person.agreedTermsAt, at, addedByOperator ? 1 : 0);
+      try {
+        insert.run(person.id, email, passwordHash, person.agreedTermsAt, at, addedByOperator ? 1 : 0);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new EmailTaken(email);
+        throw error;
+      }
       return person;
     },
     async get(id) {

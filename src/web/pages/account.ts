@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { hashPassword, verifyPassword } from '../../auth/password.js';
 import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
+import { EmailTaken } from '../../store/ports.js';
 import { addressGroup } from '../../support/address-group.js';
 import { FixedWindows } from '../../support/fixed-windows.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
@@ -85,7 +86,7 @@ ${other}`,
       personId = (await ctx.store.people.add({ email, passwordHash, agreedTerms: false }, ctx.clock.now())).id;
     } catch (error) {
       // Someone took the email between the check and the insert.
-      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      if (!(error instanceof EmailTaken)) throw error;
       return form(req, res, 'signup', 409, { email, next, errors: taken });
     }
     await sessions.signIn(res, personId);
