@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Team } from '../../../src/store/ports.js';
+import { EmailTaken, type Team } from '../../../src/store/ports.js';
 import { at, MINUTE, storeUnderTest, T0, type OpenStore } from './fixtures.js';
 
 export function peopleAndTeams(open: OpenStore): void {
@@ -24,7 +24,7 @@ export function peopleAndTeams(open: OpenStore): void {
 
       it('refuses a second person with the same email', async () => {
         const first = await s.person({ email: 'twice@example.com' });
-        await expect(s.person({ email: 'twice@example.com' }, at(MINUTE))).rejects.toThrow();
+        await expect(s.person({ email: 'twice@example.com' }, at(MINUTE))).rejects.toBeInstanceOf(EmailTaken);
         expect(await s.store.people.findByEmail('twice@example.com')).toEqual(first);
       });
 
