@@ -6,6 +6,7 @@ import { LinkChanges } from './link-changes.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
+import { sqliteMcpSessions } from './mcp-sessions.js';
 import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
@@ -32,6 +33,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
+    mcpSessions: sqliteMcpSessions(db),
     changes,
     async close() {
       tokens.close();
