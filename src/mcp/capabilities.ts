@@ -23,3 +23,33 @@ export function canElicitUrl(capabilities: unknown): boolean {
 function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null;
 }
+
+/**
+ * What a 2025-11-25 session keeps of the capabilities its client declared in initialize: the ones the server acts
+ * on (elicitation, sampling, roots), in the revision's shapes, and nothing else. The session's id carries them
+ * (session-id.ts), so what a client may declare must not make the id grow without bound.
+ */
+export function sessionCapabilities(declared: ClientCapabilities): ClientCapabilities {
+  const kept: ClientCapabilities = {};
+  const { elicitation, sampling, roots } = declared;
+  if (isRecord(elicitation)) {
+    kept.elicitation = {};
+    if (isRecord(elicitation.form)) kept.elicitation.form = flag('applyDefaults', elicitation.form.applyDefaults);
+    if (isRecord(elicitation.url)) kept.elicitation.url = {};
+  }
+  if (isRecord(sampling)) {
+    kept.sampling = {};
+    if (isRecord(sampling.context)) kept.sampling.context = {};
+    if (isRecord(sampling.tools)) kept.sampling.tools = {};
+  }
+  if (isRecord(roots)) kept.roots = flag('listChanged', roots.listChanged);
+  return kept;
+}
+
+function flag<K extends string>(name: K, value: unknown): { [key in K]?: boolean } {
+  return (typeof value === 'boolean' ? { [name]: value } : {}) as { [key in K]?: boolean };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && !Array.isArray(value);
+}

@@ -35,7 +35,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   const newServer = () => createMcpServer(ctx, states);
   // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
   const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: (error) => console.error('MCP:', error) });
-  const legacy = legacySessions(newServer);
+  const legacy = legacySessions(newServer, ctx.store.mcpSessions, secret, ctx.clock);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let admitted: () => McpCaller;
@@ -92,7 +92,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       return void res.end(fast);
     }
     const request = await toWebRequest(req, body);
-    if (await isLegacyRequest(request, body)) return legacy.handle(Object.assign(req, { auth }), res, body);
+    if (await isLegacyRequest(request, body)) return legacy.handle(request, res, auth, body);
     await sendWebResponse(res, await modern.fetch(request, { authInfo: auth, parsedBody: body }));
   }
 

@@ -1,8 +1,8 @@
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { Server } from '@modelcontextprotocol/server';
+import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 export interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  /** The SDK's transport, which answers the session's HTTP requests. */
+  http: WebStandardStreamableHTTPServerTransport;
   server: Server;
   /** A session belongs to the person who opened it; anyone else gets "session not found". */
   personId: string;
@@ -13,9 +13,10 @@ const IDLE_MS = 60 * 60_000;
 const MAX_PER_PERSON = 32;
 
 /**
- * Open MCP 2025-11-25 sessions, in this process's memory (clients re-initialize after the 404 that a restart, or a
- * request reaching another process, answers). Idle sessions close after an hour,
- * and a person holds at most 32, the oldest closing first, so memory stays bounded.
+ * The MCP 2025-11-25 sessions this process has at hand, kept in memory between requests. Only a cache: a session
+ * lives in its id (session-id.ts), and one that is not here is opened again from it (legacy.ts). A session idle
+ * for an hour is dropped, and a person keeps at most 32 here, the least recently used dropping first, so memory
+ * stays bounded; a dropped session's next request, here or in another process, opens it again.
  */
 export class Sessions {
   private readonly open = new Map<string, Session>();
@@ -37,7 +38,7 @@ export class Sessions {
     this.open.set(id, session);
   }
 
-  /** The session, if it exists and belongs to this person. */
+  /** The session, if it is here and belongs to this person. */
   find(id: string, personId: string): Session | null {
     const session = this.open.get(id);
     if (!session || session.personId !== personId) return null;
@@ -45,9 +46,9 @@ export class Sessions {
     return session;
   }
 
-  forget(id: string): void {
-    const session = this.open.get(id);
-    if (!session) return;
+  /** Drops the session from the cache, when it is this one (an id may have been opened again since). */
+  forget(id: string, session: Session): void {
+    if (this.open.get(id) !== session) return;
     this.open.delete(id);
     const mine = this.byPerson.get(session.personId);
     mine?.delete(id);
@@ -56,8 +57,9 @@ export class Sessions {
 
   async close(id: string): Promise<void> {
     const session = this.open.get(id);
-    this.forget(id);
-    await session?.transport.close();
+    if (!session) return;
+    this.forget(id, session);
+    await session.http.close();
   }
 
   async closeAll(): Promise<void> {

@@ -18,6 +18,7 @@ export interface Store {
   webSessions: WebSessionStore;
   passwordLinks: PasswordLinkStore;
   oauth: OAuthStore;
+  mcpSessions: McpSessionStore;
   changes: StoreChanges;
   close(): Promise<void>;
 }
@@ -401,4 +402,21 @@ export interface OAuthStore {
   revokeGrant(personId: string, grantId: string): Promise<boolean>;
   /** Records use (written at most once a minute per grant; never fails the call). */
   touchGrant(grantId: string, now: Date): Promise<void>;
+}
+
+/**
+ * What MCP 2025-11-25 sessions share across the service's processes; everything else a session holds travels in
+ * its id (src/mcp/session-id.ts). Sessions are named by the SHA-256 of their id.
+ */
+export interface McpSessionStore {
+  /** The client ended the session: remembered until `expiresAt`, when its id stops working anyway. */
+  end(sessionHash: Buffer, expiresAt: Date, now: Date): Promise<void>;
+  ended(sessionHash: Buffer): Promise<boolean>;
+  /**
+   * A client's answer (a JSON-RPC response, as text) to a question the server put to it, left by the process the
+   * answer reached for the process that asked; kept until `expiresAt` unless taken. The first answer stays.
+   */
+  leaveAnswer(sessionHash: Buffer, questionId: string, answer: string, expiresAt: Date, now: Date): Promise<void>;
+  /** The answer to the question, once: whoever takes it, no one else gets it. Null while none was left. */
+  takeAnswer(sessionHash: Buffer, questionId: string): Promise<string | null>;
 }

@@ -108,3 +108,35 @@ describe('migration 9', () => {
     expect(stored).toEqual({ maxLinksPerTeam: 40, perHour: 7 });
   });
 });
+
+describe('MCP sessions', () => {
+  const one = Buffer.alloc(32, 1);
+  const two = Buffer.alloc(32, 2);
+  const later = (ms: number) => new Date(now.getTime() + ms);
+
+  it('remembers ended sessions until they would have expired anyway', async () => {
+    await store.mcpSessions.end(one, later(60_000), now);
+    expect(await store.mcpSessions.ended(one)).toBe(true);
+    expect(await store.mcpSessions.ended(two)).toBe(false);
+    // Ending another one after the first expired forgets the first.
+    await store.mcpSessions.end(two, later(120_000), later(60_000));
+    expect(await store.mcpSessions.ended(one)).toBe(false);
+    expect(await store.mcpSessions.ended(two)).toBe(true);
+  });
+
+  it('gives an answer left for a question once, to its session only, keeping the first', async () => {
+    await store.mcpSessions.leaveAnswer(one, 'q_1', '{"first":true}', later(60_000), now);
+    await store.mcpSessions.leaveAnswer(one, 'q_1', '{"second":true}', later(60_000), now);
+    expect(await store.mcpSessions.takeAnswer(two, 'q_1')).toBeNull();
+    expect(await store.mcpSessions.takeAnswer(one, 'q_2')).toBeNull();
+    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBe('{"first":true}');
+    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBeNull();
+  });
+
+  it('forgets answers nobody took once they expired', async () => {
+    await store.mcpSessions.leaveAnswer(one, 'q_1', '{}', later(60_000), now);
+    await store.mcpSessions.leaveAnswer(one, 'q_2', '{}', later(120_000), later(60_000));
+    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBeNull();
+    expect(await store.mcpSessions.takeAnswer(one, 'q_2')).toBe('{}');
+  });
+});

@@ -7,6 +7,7 @@ import { sqliteOperations } from './link-queries.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
+import { sqliteMcpSessions } from './mcp-sessions.js';
 import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
@@ -34,6 +35,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
+    mcpSessions: sqliteMcpSessions(db),
     changes,
     async close() {
       tokens.close();

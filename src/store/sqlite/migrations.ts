@@ -255,4 +255,23 @@ export const migrations: readonly string[] = [
   SET value = json_remove(json_set(value, '$.maxLinksPerTeam', json_extract(value, '$.teamLinks')), '$.teamLinks')
   WHERE key = 'limits' AND json_type(value, '$.teamLinks') IS NOT NULL;
   `,
+  // 10: MCP 2025-11-25 sessions live in their ids; the database keeps only what every process must see at once:
+  // the sessions their clients ended, and a client's answers to questions another process is waiting on. (IF NOT
+  // EXISTS: tests of earlier migrations set the version back and run the later ones again.)
+  `
+  CREATE TABLE IF NOT EXISTS mcp_ended_sessions (
+    session_hash BLOB PRIMARY KEY,
+    expires_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS mcp_ended_sessions_by_expiry ON mcp_ended_sessions(expires_at);
+
+  CREATE TABLE IF NOT EXISTS mcp_answers (
+    session_hash BLOB NOT NULL,
+    question_id TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (session_hash, question_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS mcp_answers_by_expiry ON mcp_answers(expires_at);
+  `,
 ];
