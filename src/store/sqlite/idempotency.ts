@@ -1,19 +1,6 @@
 import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../ports.js';
-import { DAY_MS } from '../../domain/limits.js';
+import { ANSWER_KEPT_MS, answerForStored, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
 import { writeTransaction, type Db } from './database.js';
-
-/**
- * A claim whose call never finished (the process died mid-call) stops blocking the key after this long: well past
- * the longest call (50 createLinks items, each waiting on its destination checks).
- */
-const STALE_CLAIM_MS = 5 * 60_000;
-
-interface Row {
-  bodyHash: string;
-  status: number | null;
-  response: string | null;
-  createdAt: number;
-}
 
 export function sqliteIdempotency(db: Db): IdempotencyStore {
   const find = db.prepare(
@@ -36,20 +23,12 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
      AND created_at = @claim AND status IS NULL`,
   );
   const purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
-  let purgedAt = 0;
+  const purgeDue = purgeSchedule();
 
   const begin = writeTransaction(db, (key: IdempotencyKey, bodyHash: string, now: number): IdempotencyBegin => {
-    if (now - purgedAt > 60_000) {
-      purge.run(now - DAY_MS);
-      purgedAt = now;
-    }
-    const row = find.get(key) as Row | undefined;
-    const live = row && row.createdAt > now - DAY_MS && (row.status !== null || row.createdAt > now - STALE_CLAIM_MS);
-    if (row && live) {
-      if (row.bodyHash !== bodyHash) return { kind: 'reused' };
-      if (row.status === null) return { kind: 'in_use' };
-      return { kind: 'replay', status: row.status, body: row.response ?? 'null' };
-    }
+    if (purgeDue(now)) purge.run(now - ANSWER_KEPT_MS);
+    const answer = answerForStored(find.get(key) as StoredClaim | undefined, bodyHash, now);
+    if (answer) return answer;
     claim.run({ ...key, bodyHash, now });
     return { kind: 'new', claim: now };
   });

@@ -20,7 +20,7 @@ import { sqliteWebSessions } from './web-sessions.js';
 /** The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. */
 export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
   const db = openDatabase(path);
-  const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
+  const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): Promise<void> };
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
   return {
@@ -38,7 +38,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     mcpSessions: sqliteMcpSessions(db),
     changes,
     async close() {
-      tokens.close();
+      await tokens.close();
       db.close();
     },
   };

@@ -1,22 +1,13 @@
-import type { AuthorizationCodeRecord, OAuthClient, OAuthGrant, OAuthStore, OAuthTokenRecord } from '../ports.js';
+import type { AuthorizationCodeRecord, OAuthClient, OAuthStore, OAuthTokenRecord } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
+import { throttledGrantTouches } from '../grant-touches.js';
+import { beyondApproval, clientFrom, grantFrom, scopesOf, USED_CODE_MEMORY_MS } from '../oauth-records.js';
+import type { ClientRow, GrantRow } from '../oauth-records.js';
 import { writeTransaction, type Db } from './database.js';
 
 const CLIENT = `id, kind, secret_hash AS secretHash, name, redirect_uris AS redirectUris, metadata,
   created_at AS createdAt, fresh_until AS freshUntil`;
-
-type ClientRow = Omit<OAuthClient, 'redirectUris' | 'metadata'> & { redirectUris: string; metadata: string };
-
-function toClient(row: ClientRow): OAuthClient {
-  return { ...row, redirectUris: JSON.parse(row.redirectUris) as string[], metadata: JSON.parse(row.metadata) as Record<string, unknown> };
-}
-
-const scopesOf = (text: string) => (text === '' ? [] : text.split(' '));
-
-/** How long used authorization codes are remembered, so a replay can still revoke what the code gave. */
-const USED_CODE_MEMORY_MS = 86_400_000;
-const TOUCH_EVERY_MS = 60_000;
 
 export function sqliteOAuth(db: Db, random: Random): OAuthStore {
   const insertClient = db.prepare(
@@ -74,7 +65,7 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
   );
   const deleteGrant = db.prepare('DELETE FROM oauth_grants WHERE id = ? AND person_id = ?');
   const touch = db.prepare('UPDATE oauth_grants SET last_used_at = ? WHERE id = ?');
-  const touched = new Map<string, number>();
+  const grantTouches = throttledGrantTouches((grantId, at) => touch.run(at.toISOString(), grantId));
 
   const saveClient = (client: OAuthClient) => {
     const { id, kind, secretHash, name, redirectUris, metadata, createdAt, freshUntil } = client;
@@ -90,8 +81,7 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
     if (id !== fresh) {
       // Approved again: the approval's scopes replace the old ones, so tokens and codes given before that hold a
       // scope the new approval does not name stop working now (rather than living on for up to 30 days).
-      const allowed = new Set(code.scopes);
-      const beyond = (scopes: string) => scopesOf(scopes).some((scope) => !allowed.has(scope));
+      const beyond = beyondApproval(code.scopes);
       for (const row of familiesOfGrant.all(id) as Array<{ family: string; scopes: string }>) {
         if (beyond(row.scopes)) deleteFamily.run(row.family);
       }
@@ -122,7 +112,7 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
     },
     async client(id) {
       const row = clientById.get(id) as ClientRow | undefined;
-      return row ? toClient(row) : null;
+      return row ? clientFrom(row) : null;
     },
     async purgeClients(registeredBefore, now) {
       return purgeClients.run(registeredBefore.toISOString(), now.toISOString()).changes;
@@ -153,24 +143,15 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
       deleteFamily.run(family);
     },
     async grants(personId) {
-      const rows = grantsOf.all(personId) as Array<Omit<OAuthGrant, 'scopes' | 'redirectUris'> & { scopes: string; redirectUris: string }>;
-      return rows.map((row) => ({ ...row, scopes: scopesOf(row.scopes), redirectUris: JSON.parse(row.redirectUris) as string[] }));
+      return (grantsOf.all(personId) as GrantRow[]).map(grantFrom);
     },
     async revokeGrant(personId, grantId) {
-      touched.delete(grantId);
+      grantTouches.forget(grantId);
       return deleteGrant.run(grantId, personId).changes > 0;
     },
     async touchGrant(grantId, now) {
-      const last = touched.get(grantId);
-      if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
-      touched.set(grantId, now.getTime());
-      try {
-        touch.run(now.toISOString(), grantId);
-      } catch (error) {
-        // Busy past the timeout (the operator CLI holds a long write): the next use records it.
-        touched.delete(grantId);
-        console.error('Could not record assistant use yet:', (error as Error).message);
-      }
+      // Busy past the timeout (the operator CLI holds a long write): logged, and the next use records it.
+      await grantTouches.touch(grantId, now);
     },
   };
 }

@@ -1,12 +1,8 @@
-import type { PasswordLinkState, PasswordLinkStore, Person } from '../ports.js';
+import type { PasswordLinkState, PasswordLinkStore } from '../ports.js';
+import { passwordLinkState, type StoredPasswordLink } from '../password-link-state.js';
 import { writeTransaction, type Db } from './database.js';
 
 const PERSON = 'p.id, p.email, p.agreed_terms_at AS agreedTermsAt, p.created_at AS createdAt';
-
-interface Row extends Person {
-  expiresAt: string;
-  usedAt: string | null;
-}
 
 export function sqlitePasswordLinks(db: Db): PasswordLinkStore {
   // A person has at most one link: a new one replaces the old, so a link handed out earlier stops working.
@@ -24,12 +20,7 @@ export function sqlitePasswordLinks(db: Db): PasswordLinkStore {
   const setPassword = db.prepare('UPDATE people SET password_hash = ? WHERE id = ?');
 
   function stateOf(tokenHash: Buffer, now: Date): PasswordLinkState {
-    const row = byHash.get(tokenHash) as Row | undefined;
-    if (!row) return { kind: 'unknown' };
-    if (row.usedAt !== null) return { kind: 'used' };
-    if (row.expiresAt <= now.toISOString()) return { kind: 'expired' };
-    const { expiresAt: _expiresAt, usedAt: _usedAt, ...person } = row;
-    return { kind: 'valid', person };
+    return passwordLinkState(byHash.get(tokenHash) as StoredPasswordLink | undefined, now);
   }
 
   const issue = writeTransaction(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SettingsStore } from '../ports.js';
-import { DEFAULT_LIMITS, type Limits } from '../../domain/limits.js';
+import type { Limits } from '../../domain/limits.js';
+import { limitsFrom } from '../stored-limits.js';
 import { changeWatcher, writeTransaction, type Db } from './database.js';
 
 /**
@@ -22,7 +23,7 @@ export function sqliteSettings(db: Db): SettingsStore {
     if (cache && !changed()) return cache;
     const stored = get.get('limits') as string | undefined;
     cache = {
-      limits: Object.freeze({ ...DEFAULT_LIMITS, ...(stored ? (JSON.parse(stored) as Partial<Limits>) : {}) }),
+      limits: limitsFrom(stored),
       blocked: new Set(blocked.all() as string[]),
     };
     return cache;

@@ -1,6 +1,7 @@
 import type { TokenGrant, TokenRecord, TokenStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
+import { batchedTouches } from '../token-touches.js';
 import type { Db } from './database.js';
 import { cachedRead } from './read-cache.js';
 
@@ -39,21 +40,14 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
   };
   // Every API call reads its token's grant.
   const grant = cachedRead(db, 10_000, (id: string) => id, readGrant);
-  // Times are written as text when flushed, not on every call.
-  const pending = new Map<string, Date>();
-  const flush = db.transaction(() => {
-    for (const [id, at] of pending) touch.run(at.toISOString(), id);
-    pending.clear();
-  });
-  const timer = setInterval(() => {
-    try {
-      if (pending.size) flush();
-    } catch (error) {
-      // Busy past the timeout (the CLI holds a long write): keep the times and try again next round.
-      console.error('Could not record token use yet:', (error as Error).message);
-    }
-  }, TOUCH_FLUSH_MS);
-  timer.unref();
+  // Times are written as text when flushed, not on every call. Busy past the timeout (the CLI holds a long
+  // write): the batch waits for the next round.
+  const touches = batchedTouches(
+    db.transaction((batch: ReadonlyMap<string, Date>) => {
+      for (const [id, at] of batch) touch.run(at.toISOString(), id);
+    }),
+    TOUCH_FLUSH_MS,
+  );
 
   return {
     async add({ personId, teamId, scopes, limited, secretHash }, now) {
@@ -72,11 +66,8 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
       return revoke.run(now.toISOString(), id).changes > 0;
     },
     async touch(id, now) {
-      pending.set(id, now);
+      touches.record(id, now);
     },
-    close() {
-      clearInterval(timer);
-      if (pending.size) flush();
-    },
-  } as TokenStore & { close(): void };
+    close: () => touches.close(),
+  } as TokenStore & { close(): Promise<void> };
 }

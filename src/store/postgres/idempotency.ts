@@ -1,0 +1,68 @@
+import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../ports.js';
+import { ANSWER_KEPT_MS, answerForStored, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
+import type { PgPool } from './database.js';
+import { row, transaction } from './query.js';
+
+const KEY = 'person_id = $1 AND operation = $2 AND key = $3';
+
+const keyValues = ({ personId, operation, key }: IdempotencyKey) => [personId, operation, key];
+
+/**
+ * Idempotency keys. A claim is taken by inserting the key's row: when two processes begin with one key at once,
+ * the unique key makes the second wait for the first to commit and then find its row, so exactly one of them is
+ * told 'new'. A row already there is read locked (FOR UPDATE), so taking over an expired or stale one is decided
+ * by one process at a time too.
+ */
+export function pgIdempotency(pool: PgPool): IdempotencyStore {
+  const purgeDue = purgeSchedule();
+
+  const begin = (key: IdempotencyKey, bodyHash: string, now: number) =>
+    transaction(pool, async (client): Promise<IdempotencyBegin> => {
+      const values = [...keyValues(key), bodyHash, now];
+      for (;;) {
+        const claimed = await row(
+          client,
+          `INSERT INTO idempotency (person_id, operation, key, body_hash, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (person_id, operation, key) DO NOTHING RETURNING 1`,
+          values,
+        );
+        if (claimed) return { kind: 'new', claim: now };
+        const stored = await row<StoredClaim>(
+          client,
+          `SELECT body_hash AS "bodyHash", status, response, created_at AS "createdAt" FROM idempotency
+           WHERE ${KEY} FOR UPDATE`,
+          keyValues(key),
+        );
+        // Released or purged between the two statements: try to insert again.
+        if (!stored) continue;
+        const answer = answerForStored(stored, bodyHash, now);
+        if (answer) return answer;
+        await client.query(
+          `UPDATE idempotency SET body_hash = $4, status = NULL, response = NULL, created_at = $5 WHERE ${KEY}`,
+          values,
+        );
+        return { kind: 'new', claim: now };
+      }
+    });
+
+  return {
+    async begin(key, bodyHash, now) {
+      const at = now.getTime();
+      // Housekeeping in its own statement: expired rows answer nothing anyway (answerForStored).
+      if (purgeDue(at)) await pool.query('DELETE FROM idempotency WHERE created_at < $1', [at - ANSWER_KEPT_MS]);
+      return begin(key, bodyHash, at);
+    },
+    async finish(key, claim, status, response) {
+      await pool.query(
+        `UPDATE idempotency SET status = $5, response = $6 WHERE ${KEY} AND created_at = $4 AND status IS NULL`,
+        [...keyValues(key), claim, status, response],
+      );
+    },
+    async release(key, claim) {
+      await pool.query(`DELETE FROM idempotency WHERE ${KEY} AND created_at = $4 AND status IS NULL`, [
+        ...keyValues(key),
+        claim,
+      ]);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { Person, PeopleStore } from '../ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Random } from '../../domain/random.js';
+import type { PgPool } from './database.js';
+import { row } from './query.js';
+import { PERSON_COLUMNS } from './rows.js';
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Emails match whatever their case, as SQLite's COLLATE NOCASE column does: `lower(email) = lower($1)` is what
+ * the unique index people_email_nocase serves.
+ */
+const BY_EMAIL = 'lower(p.email) = lower($1)';
+
+export function pgPeople(pool: PgPool, random: Random): PeopleStore {
+  return {
+    async add({ email, passwordHash, agreedTerms, addedByOperator = false }, now) {
+      const at = now.toISOString();
+      const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at };
+      try {
+        await pool.query(
+          `INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at, added_by_operator)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [person.id, email, passwordHash, person.agreedTermsAt, at, addedByOperator],
+        );
+      } catch (error) {
+        throw emailTaken(error);
+      }
+      return person;
+    },
+    async get(id) {
+      return row<Person>(pool, `SELECT ${PERSON_COLUMNS} FROM people p WHERE p.id = $1`, [id]);
+    },
+    async findByEmail(email) {
+      return row<Person>(pool, `SELECT ${PERSON_COLUMNS} FROM people p WHERE ${BY_EMAIL}`, [email]);
+    },
+    async withPasswordHash(email) {
+      const found = await row<Person & { passwordHash: string | null }>(
+        pool,
+        `SELECT ${PERSON_COLUMNS}, p.password_hash AS "passwordHash" FROM people p WHERE ${BY_EMAIL}`,
+        [email],
+      );
+      if (!found) return null;
+      const { passwordHash, ...person } = found;
+      return { person, passwordHash };
+    },
+    async agreeTerms(id, now) {
+      await pool.query('UPDATE people SET agreed_terms_at = $1 WHERE id = $2 AND agreed_terms_at IS NULL', [
+        now.toISOString(),
+        id,
+      ]);
+    },
+  };
+}
+
+/**
+ * The callers that race to take an email (the web app's sign-up, the CLI's `person add`) recognise a taken one by
+ * the error code SQLite gives it, SQLITE_CONSTRAINT_UNIQUE. The PostgreSQL adapter throws the same code, so they
+ * answer the same whichever adapter runs; the PostgreSQL error stays attached as the cause.
+ */
+function emailTaken(error: unknown): unknown {
+  if ((error as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) return error;
+  return Object.assign(new Error('An account with this email already exists.', { cause: error }), {
+    code: 'SQLITE_CONSTRAINT_UNIQUE',
+  });
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { SettingsStore } from '../ports.js';
+import type { Limits } from '../../domain/limits.js';
+import { limitsFrom } from '../stored-limits.js';
+import type { PgPool } from './database.js';
+import { changed, row, rows } from './query.js';
+
+interface Cached {
+  limits: Limits;
+  blocked: ReadonlySet<string>;
+}
+
+/** The settings store, and how to drop what it keeps in memory. */
+export type PgSettings = SettingsStore & {
+  /**
+   * Drops the cached limits and blocklist, so the next call reads them again. This process's own writes call it
+   * themselves; whatever hears of another process's change (the store's NOTIFY listener) calls it for those.
+   */
+  forget(): void;
+};
+
+/**
+ * Operator settings: limits, the blocklist and the cursor secret. Limits and the blocklist are read on every API
+ * call, so they are kept in memory until `forget()`. Nothing here listens for other processes: the store wires
+ * that, and this file names no channel.
+ */
+export function pgSettings(pool: PgPool): PgSettings {
+  // The read itself is kept, so calls that arrive while it runs share it. forget() drops it: a read begun before
+  // a change is never handed to a call made after it.
+  let cache: Promise<Cached> | null = null;
+  let secret: Promise<Buffer> | null = null;
+
+  const forget = () => {
+    cache = null;
+  };
+
+  const read = async (): Promise<Cached> => {
+    const [stored, blocked] = await Promise.all([
+      row<{ value: string }>(pool, "SELECT value FROM settings WHERE key = 'limits'"),
+      rows<{ domain: string }>(pool, 'SELECT domain FROM blocked_domains'),
+    ]);
+    return { limits: limitsFrom(stored?.value), blocked: new Set(blocked.map(({ domain }) => domain)) };
+  };
+
+  const load = (): Promise<Cached> => {
+    if (cache) return cache;
+    const loading = read();
+    cache = loading;
+    // A failed read is not kept: the next call tries again.
+    loading.catch(() => {
+      if (cache === loading) cache = null;
+    });
+    return loading;
+  };
+
+  /** Runs a write, then drops the cache whether or not it went through (it may have committed and then failed). */
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
+  };
+
+  const makeSecret = async (): Promise<Buffer> => {
+    // Two processes starting together both try to insert; the first wins, and both read what it stored.
+    await pool.query("INSERT INTO settings (key, value) VALUES ('cursor_secret', $1) ON CONFLICT (key) DO NOTHING", [
+      randomBytes(32).toString('base64'),
+    ]);
+    const stored = await row<{ value: string }>(pool, "SELECT value FROM settings WHERE key = 'cursor_secret'");
+    return Buffer.from(stored!.value, 'base64');
+  };
+
+  return {
+    limits: async () => (await load()).limits,
+    // Merged in the database (jsonb ||), atomically: two operators' changes at once both stay.
+    setLimits: (changes) =>
+      writing(async () => {
+        const merged = await row<{ value: string }>(
+          pool,
+          `INSERT INTO settings (key, value) VALUES ('limits', $1)
+           ON CONFLICT (key) DO UPDATE SET value = (settings.value::jsonb || excluded.value::jsonb)::text
+           RETURNING value`,
+          [JSON.stringify(changes)],
+        );
+        return limitsFrom(merged!.value);
+      }),
+    blockedDomains: async () => (await load()).blocked,
+    block: (domain, now) =>
+      writing(async () => {
+        const inserted = await changed(
+          pool,
+          'INSERT INTO blocked_domains (domain, created_at) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING',
+          [domain, now.toISOString()],
+        );
+        return inserted > 0;
+      }),
+    unblock: (domain) =>
+      writing(async () => (await changed(pool, 'DELETE FROM blocked_domains WHERE domain = $1', [domain])) > 0),
+    cursorSecret: () => {
+      secret ??= makeSecret().catch((error: unknown) => {
+        secret = null;
+        throw error;
+      });
+      return secret;
+    },
+    forget,
+  };
+}

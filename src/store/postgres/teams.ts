@@ -1,0 +1,62 @@
+import type { Member, Team, TeamStore } from '../ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Random } from '../../domain/random.js';
+import type { PgPool } from './database.js';
+import { changed, row, rows, transaction } from './query.js';
+import { BYTES } from './rows.js';
+
+const TEAM = 't.id, t.name, t.created_at AS "createdAt"';
+
+const INSERT_MEMBER = `INSERT INTO members (team_id, person_id, role, added_at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (team_id, person_id) DO NOTHING`;
+
+/**
+ * Teams and their members. isMember is read from the database on every call, unlike SQLite's in-memory copy:
+ * another process may remove a member at any time, and nothing here would hear of it.
+ */
+export function pgTeams(pool: PgPool, random: Random): TeamStore {
+  return {
+    async add({ name, ownerId }, now) {
+      const team: Team = { id: newId('team', random), name, createdAt: now.toISOString() };
+      // The team never exists without its owner.
+      await transaction(pool, async (client) => {
+        await client.query('INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)', [team.id, name, team.createdAt]);
+        await client.query(INSERT_MEMBER, [team.id, ownerId, 'owner', team.createdAt]);
+      });
+      return team;
+    },
+    async get(id) {
+      return row<Team>(pool, `SELECT ${TEAM} FROM teams t WHERE t.id = $1`, [id]);
+    },
+    async listForPerson(personId, { limit, after }) {
+      // By name, then id, in byte order as SQLite; a page starts after the (name, id) of the last one.
+      return rows<Team>(
+        pool,
+        `SELECT ${TEAM} FROM teams t JOIN members m ON m.team_id = t.id WHERE m.person_id = $1
+         AND ($2::text IS NULL OR t.name ${BYTES} > $2 OR (t.name = $2 AND t.id ${BYTES} > $3))
+         ORDER BY t.name ${BYTES}, t.id ${BYTES} LIMIT $4`,
+        [personId, after?.[0] ?? null, after?.[1] ?? null, limit],
+      );
+    },
+    async isMember(teamId, personId) {
+      return (await row(pool, 'SELECT 1 FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) !== null;
+    },
+    async addMember(teamId, personId, now) {
+      return (await changed(pool, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0;
+    },
+    async removeMember(teamId, personId) {
+      return (await changed(pool, 'DELETE FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) > 0;
+    },
+    async members(teamId) {
+      // Owners first, then by email as SQLite's COLLATE NOCASE column sorts it: ASCII letters folded, then bytes
+      // (lower() under "C" folds ASCII only, as NOCASE does).
+      return rows<Member>(
+        pool,
+        `SELECT m.person_id AS "personId", p.email, m.role, m.added_at AS "addedAt" FROM members m
+         JOIN people p ON p.id = m.person_id WHERE m.team_id = $1
+         ORDER BY m.role = 'owner' DESC, lower(p.email ${BYTES})`,
+        [teamId],
+      );
+    },
+  };
+}
