@@ -1,11 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Every test runs once against the default store, SQLite. The end-to-end tests that reach the store only through
+ * the service run a second time against PostgreSQL (`SHORTLINKS_TEST_STORE=postgres`: test/helpers/server.ts then
+ * gives each server a fresh database in the run's throwaway cluster). Left out of that second run: the tests that
+ * open the SQLite file themselves or start processes and the CLI on a file.
+ */
+const SQLITE_FILE_TESTS = [
+  'test/e2e/cli.test.ts',
+  'test/e2e/crash.test.ts',
+  'test/e2e/hardening.test.ts',
+  'test/e2e/oauth-client-names.test.ts',
+  'test/e2e/oauth.test.ts',
+  'test/e2e/oversized-bodies.test.ts',
+  'test/e2e/public-url.test.ts',
+  'test/e2e/random-bodies.test.ts',
+  'test/e2e/set-password.test.ts',
+  'test/e2e/web.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: SQLITE_FILE_TESTS,
+          env: { SHORTLINKS_TEST_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 });

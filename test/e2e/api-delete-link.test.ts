@@ -51,7 +51,7 @@ describe('deleteLink', () => {
     const alice = await server.person();
     const made = await createLink(alice);
     expectOk(await call(server, 'deleteLink', { code: made.code }, alice.token));
-    expect(readCodes()).toContain(made.code);
+    expect(await readCodes()).toContain(made.code);
     // New links get other codes.
     const next = await createLink(alice);
     expect(next.code).not.toBe(made.code);

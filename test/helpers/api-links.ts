@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { databaseEnv } from './database-env.js';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { call, startServer, type Actor, type Reply, type TestServer } from './server.js';
@@ -86,7 +88,17 @@ export async function extraTeam(actor: Actor, name: string): Promise<string> {
   return team.id;
 }
 
-export function readCodes(): string[] {
+export async function readCodes(): Promise<string[]> {
+  const { DATABASE_URL } = databaseEnv(server.dbPath);
+  if (DATABASE_URL !== undefined) {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query<{ code: string }>('SELECT code FROM codes')).rows.map((row) => row.code);
+    } finally {
+      await client.end();
+    }
+  }
   const db = new Database(server.dbPath, { readonly: true, fileMustExist: true });
   try {
     return db.prepare('SELECT code FROM codes').pluck().all() as string[];

@@ -57,7 +57,8 @@ export function postgresPorts(pool: PgPool, random: Random) {
     teams: pgTeams(pool, random),
     tokens: pgTokens(pool, random),
     clicks: pgClicks(pool),
-    settings: pgSettings(pool),
+    // Nothing else writes the settings in these tests: there is nothing to catch up with or tell.
+    settings: pgSettings(pool, { catchUp: async () => undefined, notifySettings: async () => undefined }),
     idempotency: pgIdempotency(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { databaseEnv } from './database-env.js';
 
 /** The compiled CLI (built by `npm test`'s pretest; run `npm run build` first when running a file alone). */
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -11,9 +12,9 @@ export interface Run {
   ms: number;
 }
 
-/** Runs `shortlinks <args>` as its own process on the database at `dbPath`; never rejects. */
+/** Runs `shortlinks <args>` as its own process on the database at `dbPath` (or behind it); never rejects. */
 export function runCli(dbPath: string, ...args: string[]): Promise<Run> {
-  return runCliWith({ env: { DATABASE_PATH: dbPath } }, ...args);
+  return runCliWith({ env: databaseEnv(dbPath) }, ...args);
 }
 
 /**

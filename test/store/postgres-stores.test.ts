@@ -48,8 +48,8 @@ describe('people', () => {
     });
     expect(result.get?.agreedTermsAt).toBe(later(HOUR).toISOString());
     expect(result.withHash).toEqual({ person: result.bob, passwordHash: null });
-    expect(result.taken).toEqual({ threw: 'SQLITE_CONSTRAINT_UNIQUE' });
-    expect(result.takenOtherCase).toEqual({ threw: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(result.taken).toEqual({ threw: 'A person with the email ann@example.com already exists.' });
+    expect(result.takenOtherCase).toEqual({ threw: 'A person with the email Ann@Example.COM already exists.' });
   });
 });
 

@@ -8,8 +8,11 @@ const MAX_PAYLOAD = 7_000;
 /** How long a barrier waits for its own notification before it assumes the listener is gone (see catchUp). */
 const BARRIER_TIMEOUT_MS = 2_000;
 
-/** What one notification says: link keys a change touched, settings, anything, or a process's barrier. */
-type Message = { keys: string[] } | { settings: true } | { anything: true } | { barrier: string };
+/**
+ * What one notification says: link keys a change touched, settings, anything, or a process's barrier. `from`
+ * names the sending process, which told its own listeners already and skips the echo.
+ */
+type Message = ({ keys: string[] } | { settings: true } | { anything: true } | { barrier: string }) & { from?: string };
 
 /**
  * StoreChanges over PostgreSQL's LISTEN/NOTIFY. A transaction that changes links or settings sends a notification
@@ -66,22 +69,19 @@ export class PgChanges implements StoreChanges {
   /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
   async notifyLinks(client: Queryable, keys: Array<string | null>): Promise<void> {
     const touched = keys.filter((key): key is string => key !== null);
-    const payload = JSON.stringify({ keys: touched } satisfies Message);
-    await this.send(client, payload.length <= MAX_PAYLOAD ? payload : JSON.stringify({ anything: true } satisfies Message));
+    const payload = JSON.stringify({ keys: touched, from: this.self } satisfies Message);
+    const anything = JSON.stringify({ anything: true, from: this.self } satisfies Message);
+    await this.send(client, payload.length <= MAX_PAYLOAD ? payload : anything);
   }
 
   /** Within a transaction that changed settings: tells every process at commit. */
   async notifySettings(client: Queryable): Promise<void> {
-    await this.send(client, JSON.stringify({ settings: true } satisfies Message));
+    await this.send(client, JSON.stringify({ settings: true, from: this.self } satisfies Message));
   }
 
   /** After this process's own transaction committed: told at once, without waiting for the notification's echo. */
   told(keys: Array<string | null>): void {
     this.tell({ keys: keys.filter((key): key is string => key !== null) });
-  }
-
-  settingsChanged(): void {
-    this.tell({ settings: true });
   }
 
   async close(): Promise<void> {
@@ -132,7 +132,7 @@ export class PgChanges implements StoreChanges {
       message = { anything: true };
     }
     if ('barrier' in message) return this.waiting.get(message.barrier)?.();
-    this.tell(message);
+    if (message.from !== this.self) this.tell(message);
   }
 
   private tell(message: Exclude<Message, { barrier: string }>): void {

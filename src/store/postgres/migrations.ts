@@ -258,4 +258,22 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX password_links_by_person ON password_links(person_id);
   `,
+  // 2 (SQLite's 10): MCP 2025-11-25 sessions live in their ids; the database keeps only what every process must see
+  // at once: the sessions their clients ended, and a client's answers to questions another process is waiting on.
+  `
+  CREATE TABLE mcp_ended_sessions (
+    session_hash bytea PRIMARY KEY,
+    expires_at text NOT NULL
+  );
+  CREATE INDEX mcp_ended_sessions_by_expiry ON mcp_ended_sessions(expires_at);
+
+  CREATE TABLE mcp_answers (
+    session_hash bytea NOT NULL,
+    question_id text NOT NULL,
+    answer text NOT NULL,
+    expires_at text NOT NULL,
+    PRIMARY KEY (session_hash, question_id)
+  );
+  CREATE INDEX mcp_answers_by_expiry ON mcp_answers(expires_at);
+  `,
 ];

@@ -1,4 +1,4 @@
-import type { Person, PeopleStore } from '../ports.js';
+import { EmailTaken, type Person, type PeopleStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { PgPool } from './database.js';
@@ -26,7 +26,7 @@ export function pgPeople(pool: PgPool, random: Random): PeopleStore {
           [person.id, email, passwordHash, person.agreedTermsAt, at, addedByOperator],
         );
       } catch (error) {
-        throw emailTaken(error);
+        throw emailTaken(error, email);
       }
       return person;
     },
@@ -55,14 +55,8 @@ export function pgPeople(pool: PgPool, random: Random): PeopleStore {
   };
 }
 
-/**
- * The callers that race to take an email (the web app's sign-up, the CLI's `person add`) recognise a taken one by
- * the error code SQLite gives it, SQLITE_CONSTRAINT_UNIQUE. The PostgreSQL adapter throws the same code, so they
- * answer the same whichever adapter runs; the PostgreSQL error stays attached as the cause.
- */
-function emailTaken(error: unknown): unknown {
+/** PostgreSQL's unique violation on people's emails is the store's EmailTaken, whichever adapter runs. */
+function emailTaken(error: unknown, email: string): unknown {
   if ((error as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) return error;
-  return Object.assign(new Error('An account with this email already exists.', { cause: error }), {
-    code: 'SQLITE_CONSTRAINT_UNIQUE',
-  });
+  return new EmailTaken(email);
 }

@@ -3,7 +3,7 @@ import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
 import { limitsFrom } from '../stored-limits.js';
 import type { PgPool } from './database.js';
-import { changed, row, rows } from './query.js';
+import { changed, row, rows, transaction, type Queryable } from './query.js';
 
 interface Cached {
   limits: Limits;
@@ -19,12 +19,20 @@ export type PgSettings = SettingsStore & {
   forget(): void;
 };
 
+/** How settings hear of other processes' changes and tell them of their own (changes.ts). */
+export interface SettingsChanges {
+  /** Resolves once every change committed elsewhere before the call has been heard (and forget() called). */
+  catchUp(): Promise<void>;
+  /** Within the writing transaction: tells every process, at commit, that the settings changed. */
+  notifySettings(client: Queryable): Promise<void>;
+}
+
 /**
  * Operator settings: limits, the blocklist and the cursor secret. Limits and the blocklist are read on every API
- * call, so they are kept in memory until `forget()`. Nothing here listens for other processes: the store wires
- * that, and this file names no channel.
+ * call, so they are kept in memory until `forget()`, which the store calls when any process changed them; each read
+ * first catches up with the changes committed elsewhere, so a limit set by the CLI holds on the very next call.
  */
-export function pgSettings(pool: PgPool): PgSettings {
+export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
   // The read itself is kept, so calls that arrive while it runs share it. forget() drops it: a read begun before
   // a change is never handed to a call made after it.
   let cache: Promise<Cached> | null = null;
@@ -53,13 +61,24 @@ export function pgSettings(pool: PgPool): PgSettings {
     return loading;
   };
 
-  /** Runs a write, then drops the cache whether or not it went through (it may have committed and then failed). */
-  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs a write in a transaction that tells every process at commit, then drops the cache whether or not it went
+   * through (it may have committed and then failed).
+   */
+  const writing = async <T>(write: (client: Queryable) => Promise<T>): Promise<T> => {
     try {
-      return await write();
+      return await transaction(pool, async (client) => {
+        const result = await write(client);
+        await changes.notifySettings(client);
+        return result;
+      });
     } finally {
       forget();
     }
+  };
+  const current = async () => {
+    await changes.catchUp();
+    return load();
   };
 
   const makeSecret = async (): Promise<Buffer> => {
@@ -72,12 +91,12 @@ export function pgSettings(pool: PgPool): PgSettings {
   };
 
   return {
-    limits: async () => (await load()).limits,
+    limits: async () => (await current()).limits,
     // Merged in the database (jsonb ||), atomically: two operators' changes at once both stay.
     setLimits: (changes) =>
-      writing(async () => {
+      writing(async (client) => {
         const merged = await row<{ value: string }>(
-          pool,
+          client,
           `INSERT INTO settings (key, value) VALUES ('limits', $1)
            ON CONFLICT (key) DO UPDATE SET value = (settings.value::jsonb || excluded.value::jsonb)::text
            RETURNING value`,
@@ -85,18 +104,18 @@ export function pgSettings(pool: PgPool): PgSettings {
         );
         return limitsFrom(merged!.value);
       }),
-    blockedDomains: async () => (await load()).blocked,
+    blockedDomains: async () => (await current()).blocked,
     block: (domain, now) =>
-      writing(async () => {
+      writing(async (client) => {
         const inserted = await changed(
-          pool,
+          client,
           'INSERT INTO blocked_domains (domain, created_at) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING',
           [domain, now.toISOString()],
         );
         return inserted > 0;
       }),
     unblock: (domain) =>
-      writing(async () => (await changed(pool, 'DELETE FROM blocked_domains WHERE domain = $1', [domain])) > 0),
+      writing(async (client) => (await changed(client, 'DELETE FROM blocked_domains WHERE domain = $1', [domain])) > 0),
     cursorSecret: () => {
       secret ??= makeSecret().catch((error: unknown) => {
         secret = null;

@@ -1,0 +1,58 @@
+import type { Store } from '../ports.js';
+import { LinkIds } from '../../domain/ids.js';
+import { cryptoRandom, type Random } from '../../domain/random.js';
+import { PgChanges } from './changes.js';
+import { pgClicks } from './clicks.js';
+import { openDatabase } from './database.js';
+import { pgIdempotency } from './idempotency.js';
+import { pgLinks } from './links.js';
+import { pgMcpSessions } from './mcp-sessions.js';
+import { pgModeration } from './moderation.js';
+import { pgOAuth } from './oauth.js';
+import { pgOperations } from './operations.js';
+import { pgPasswordLinks } from './password-links.js';
+import { pgPeople } from './people.js';
+import { pgSettings } from './settings.js';
+import { pgTeams } from './teams.js';
+import { pgTokens } from './tokens.js';
+import { pgWebSessions } from './web-sessions.js';
+
+/**
+ * The PostgreSQL adapter of the store, for many processes on many machines: a pool of connections, migrations
+ * applied on open (once, however many processes start together), and one listening connection for StoreChanges.
+ */
+export async function openPostgresStore(url: string, random: Random = cryptoRandom): Promise<Store> {
+  const db = await openDatabase(url);
+  let changes: PgChanges;
+  try {
+    changes = await PgChanges.start(url, db.pool);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const { pool } = db;
+  const perform = pgOperations(pool, changes);
+  const tokens = pgTokens(pool, random);
+  const settings = pgSettings(pool, changes);
+  changes.onSettings(() => settings.forget());
+  return {
+    people: pgPeople(pool, random),
+    teams: pgTeams(pool, random),
+    tokens,
+    links: pgLinks(pool, random, new LinkIds(random), perform),
+    clicks: pgClicks(pool),
+    moderation: pgModeration(pool, random, perform),
+    settings,
+    idempotency: pgIdempotency(pool),
+    webSessions: pgWebSessions(pool),
+    passwordLinks: pgPasswordLinks(pool),
+    oauth: pgOAuth(pool, random),
+    mcpSessions: pgMcpSessions(pool),
+    changes,
+    async close() {
+      await tokens.close();
+      await changes.close();
+      await db.close();
+    },
+  };
+}
