@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { Store } from '../store/ports.js';
 import type { Args } from './args.js';
 
@@ -11,6 +12,14 @@ export interface Outcome {
 export interface CommandContext {
   /** The service's own address, for the links a command prints (set-password links). */
   publicUrl: string;
+}
+
+/**
+ * A command that opens the databases it works on itself (copy-database reads the SQLite file and writes another
+ * database), so the CLI opens no store for it: it gets the configuration instead.
+ */
+export interface StandaloneCommand {
+  execute(args: Args, config: Config): Promise<Outcome>;
 }
 
 /** A command with its result type erased, so the dispatcher can hold every command in one table. */

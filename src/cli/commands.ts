@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { Command } from './command.js';
+import type { Command, StandaloneCommand } from './command.js';
 import { LIMIT_FLAGS, type LimitFlag } from './limit-flags.js';
 
 /**
@@ -17,6 +17,8 @@ export const OPTIONS = {
   limited: { type: 'boolean' },
   // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
   ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<LimitFlag, { type: 'string' }>),
+  // A postgres:// URL, which may hold a password: never printed back, not even in an error.
+  to: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -30,6 +32,8 @@ export interface CommandEntry {
   positionals: readonly string[];
   /** Absent for `serve`, which runs the server instead of a command against the store. */
   load?: () => Promise<Command>;
+  /** Instead of `load`, for a command that opens no store (see StandaloneCommand). */
+  loadStandalone?: () => Promise<StandaloneCommand>;
 }
 
 // Dynamic imports: a command loads only its own module, which keeps every start short.
@@ -56,6 +60,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
   'limits set': { flags: Object.keys(LIMIT_FLAGS), positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  'copy-database': {
+    flags: ['to'],
+    positionals: [],
+    loadStandalone: async () => (await import('./copy-database.js')).copyDatabase,
+  },
 };
 
 /** `shortlinks --help`. */
@@ -82,6 +91,10 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   limits set [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
              [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
+  copy-database --to postgres://USER:PASSWORD@HOST:PORT/DATABASE
+                                                 copies the SQLite database into an empty PostgreSQL
+                                                 database and checks every table's row count; run it
+                                                 without DATABASE_URL set
 
   --json       print one JSON object (the record made or changed, with its id) instead of text
   -h, --help   print this help

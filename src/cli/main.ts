@@ -4,6 +4,8 @@
  * each command's module are imported once the command line is known to be good, and the server only for `serve`.
  */
 import { existsSync } from 'node:fs';
+import type { Args } from './args.js';
+import type { Command, Outcome, StandaloneCommand } from './command.js';
 import { USAGE } from './commands.js';
 import { databaseLine } from '../support/database-line.js';
 import { CliError } from './errors.js';
@@ -17,27 +19,37 @@ export async function run(argv: readonly string[]): Promise<number | null> {
     return 0;
   }
   const { entry, args, json } = invocation;
-  if (!entry.load) {
+  const { load, loadStandalone } = entry;
+  let outcome: Done;
+  if (loadStandalone) outcome = await runStandalone(loadStandalone, args);
+  else if (load) outcome = await runWithStore(load, args);
+  else {
     // serve.ts, not main.ts: main.ts starts the server as soon as it is imported (it is `npm start`'s entry).
     const { serve } = await import('../serve.js');
     await serve();
     return null;
   }
-  const [{ loadConfig }, { openStore }, command] = await Promise.all([
-    import('../config.js'),
-    import('../store/open.js'),
-    entry.load(),
-  ]);
+  // With --json, stdout stays exactly one JSON object; the database is named on stderr instead.
+  if (json) process.stderr.write(`${outcome.where}\n`);
+  process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : `${outcome.where}\n${outcome.text}\n`);
+  return 0;
+}
+
+/** What a command printed, and the line naming the database it used. */
+type Done = Outcome & { where: string };
+
+function whereOf(databasePath: string): string {
+  return databaseLine(databasePath, !existsSync(databasePath));
+}
+
+/** A command against the store, opened from the configuration and closed afterwards. */
+async function runWithStore(load: () => Promise<Command>, args: Args): Promise<Done> {
+  const [{ loadConfig }, { openStore }, command] = await Promise.all([import('../config.js'), import('../store/open.js'), load()]);
   const config = loadConfig();
-  const { databasePath, publicUrl } = config;
-  const where = databaseLine(databasePath, !existsSync(databasePath));
+  const where = whereOf(config.databasePath);
   const store = await openStore(config);
   try {
-    const outcome = await command.execute(args, store, { publicUrl });
-    // With --json, stdout stays exactly one JSON object; the database is named on stderr instead.
-    if (json) process.stderr.write(`${where}\n`);
-    process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : `${where}\n${outcome.text}\n`);
-    return 0;
+    return { ...(await command.execute(args, store, { publicUrl: config.publicUrl })), where };
   } catch (error) {
     // "no person has the email ..." most often means the wrong database: the one error line says which it was.
     if (error instanceof CliError && error.exitCode === 1) throw new CliError(`${error.message} (${where})`, 1);
@@ -45,6 +57,13 @@ export async function run(argv: readonly string[]): Promise<number | null> {
   } finally {
     await store.close();
   }
+}
+
+/** A command that opens its databases itself; its refusals name them, and it never creates one. */
+async function runStandalone(load: () => Promise<StandaloneCommand>, args: Args): Promise<Done> {
+  const [{ loadConfig }, command] = await Promise.all([import('../config.js'), load()]);
+  const config = loadConfig();
+  return { ...(await command.execute(args, config)), where: whereOf(config.databasePath) };
 }
 
 /** The one line an operator sees for any failure; never a stack trace. */
