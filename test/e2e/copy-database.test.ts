@@ -18,6 +18,7 @@ import type { Store } from '../../src/store/ports.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCliWith, type Run } from '../helpers/cli.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { newTestDatabase } from '../helpers/shared-postgres.js';
 import { ROOMY, ScriptedRandom } from '../store/contract/fixtures.js';
 
@@ -28,7 +29,7 @@ const DB_PASSWORD = 'pg-Secret-4711';
 let dir: string;
 let dbPath: string;
 /** What the data was made with, for the checks after the copy. */
-const made = { deletedCode: '', disabledCode: '', retiredName: '', keptName: '', teamId: '' };
+const made = { deletedCode: '', disabledCode: '', retiredName: '', keptName: '', teamId: '', token: '', movedCode: '' };
 
 function cli(env: Record<string, string | undefined>, ...args: string[]): Promise<Run> {
   return runCliWith({ env: { DATABASE_PATH: dbPath, DATABASE_URL: undefined, ...env } }, ...args);
@@ -117,7 +118,7 @@ async function fillDatabase(): Promise<void> {
   await ok('team', 'add', '--name', 'Empty', '--owner', 'helper@example.com');
   made.teamId = team.id as string;
   await ok('member', 'add', '--team', made.teamId, '--email', 'invited@example.com');
-  await ok('token', 'create', '--email', 'owner@example.com', '--team', made.teamId, '--scopes', 'createLink,getLink', '--limited');
+  made.token = (await ok('token', 'create', '--email', 'owner@example.com', '--team', made.teamId, '--scopes', 'createLink,getLink', '--limited')).token as string;
   const revoked = await ok('token', 'create', '--email', 'owner@example.com', '--team', made.teamId);
   await ok('token', 'revoke', revoked.id as string);
   await ok('limits', 'set', '--team-links', '500', '--per-hour', '500', '--reports-to-flag', '1');
@@ -138,6 +139,7 @@ async function fillDatabase(): Promise<void> {
     made.deletedCode = links[6]!.code;
     await store.links.delete(links[6]!.id, ROOMY, new Date());
     await store.links.setDestination(links[1]!.id, 'https://example.org/moved', ROOMY, new Date());
+    made.movedCode = links[1]!.code;
     await store.links.setNote(links[2]!.id, 'a note', new Date());
     made.disabledCode = links[5]!.code;
     await store.clicks.add(new Map([
@@ -172,6 +174,9 @@ async function fillDatabase(): Promise<void> {
       accessExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), refreshHash: randomBytes(32),
       refreshExpiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     }, new Date());
+    // What MCP 2025-11-25 sessions share across processes: an ended session, and an answer left for another.
+    await store.mcpSessions.end(randomBytes(32), new Date(Date.now() + 86_400_000), new Date());
+    await store.mcpSessions.leaveAnswer(randomBytes(32), 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date(Date.now() + 600_000), new Date());
   } finally {
     await store.close();
   }
@@ -283,6 +288,27 @@ describe('shortlinks copy-database', () => {
     expect(run.stderr).toMatch(new RegExp(`^shortlinks: teams\\.link_count differs for id ${made.teamId}: \\d+ in SQLite, \\d+ in PostgreSQL; nothing was copied to \\S+\\n$`));
     const counts = await withPostgres(target, (pg) => postgresCounts(pg, sqliteTables(drifted)));
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+  });
+
+  it('leaves a copy the real server serves: redirects, and the copied token works', async () => {
+    const target = await freshTarget();
+    expect((await cli({}, 'copy-database', '--to', target)).code).toBe(0);
+    const server = await startServerProcess({ dbPath: join(dir, 'unused.db'), env: { DATABASE_URL: target } });
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      const redirect = await fetch(`${base}/${made.movedCode}`, { redirect: 'manual' });
+      expect([redirect.status, redirect.headers.get('location')]).toEqual([302, 'https://example.org/moved']);
+      const got = await fetch(`${base}/v1/getLink`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: made.movedCode }),
+      });
+      expect(got.status).toBe(200);
+      expect(await got.json()).toMatchObject({ code: made.movedCode, destination: 'https://example.org/moved' });
+      expect(existsSync(join(dir, 'unused.db'))).toBe(false);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('refuses without --to, with a URL that is not postgres://, or with DATABASE_URL set (exit 2), echoing no URL', async () => {
