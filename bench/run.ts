@@ -7,17 +7,19 @@ import { closeClients, cpuMicros, getOnce, int, load, loadGet, ms, once, pct, se
 import type { ManySeeded } from './seed-many.js';
 import { SEARCH_TERMS } from './seed.js';
 import type { Ready } from './servers/child.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
- * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp picks sections; BENCH_CPU_PROF=<dir> profiles every server child
+ * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp,postgres picks sections (postgres starts a throwaway cluster,
+ * as the tests do); BENCH_CPU_PROF=<dir> profiles every server child
  * (one file each, written when it stops; for redirect, ours is profiled during each load only, one file per load;
  * read them with bench/profile-top.ts). Prints figures and targets; asserts nothing.
  * redirect: BENCH_REDIRECT_LINKS (1,000,000), BENCH_REDIRECT_CODES (10,000 sampled codes), BENCH_REDIRECT_WIDE
  * (200,000 codes for a run wider than the 100,000-entry cache; 0 skips it), BENCH_REDIRECT_RUNS (codes,hot,wide),
  * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const SEARCH_LINKS = Number(process.env.BENCH_SEARCH_LINKS ?? 100_000);
 
@@ -93,8 +95,9 @@ async function loadServer(
   path: string,
   body: (ready: Started['ready']) => string | (() => string),
   extraHeaders: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<LoadResult & { cpuPerRequest: number }> {
-  const server = await start(name);
+  const server = await start(name, env);
   try {
     const { url, token } = server.ready;
     const made = body(server.ready);
@@ -358,6 +361,43 @@ if (only.has('redirect')) {
       `bare/ours ${cpuRatio(codesRun, bareResults.codes)} (${int(sample.length / 1000)}k codes), ${cpuRatio(hotRun, bareResults.hot)} (hot), ` +
       `${cpuRatio(hotFull, bareResults.hot)} (hot, cache full): the throughput ratio if the server, not autocannon, were the limit`,
   );
+}
+
+if (only.has('postgres')) {
+  section = 'postgres';
+  console.log('\ngetLink and a redirect on PostgreSQL beside SQLite and bare node:http (50 connections, 2 s warm-up + 8 s each)');
+  const cluster = await startPostgres();
+  try {
+    const onPostgres = async () => ({ BENCH_DATABASE_URL: await cluster.newDatabase() });
+    const body = (ready: Started['ready']) => JSON.stringify({ code: ready.code });
+    const api = {
+      sqlite: await loadServer('sqlite', 'ours', '/v1/getLink', body),
+      postgres: await loadServer('postgres', 'ours', '/v1/getLink', body, {}, await onPostgres()),
+      node: await loadServer('node', 'bare-node', '/v1/getLink', () => JSON.stringify({ code: 'AbCdEf1' })),
+    };
+    const redirect = async (env: Record<string, string>) => {
+      const server = await start('ours', env);
+      try {
+        const before = cpuMicros(server.pid);
+        const r = await loadGet({ url: server.ready.url, path: `/${server.ready.code}`, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0' } });
+        return { ...r, cpuPerRequest: (cpuMicros(server.pid) - before) / (r.total + r.warmupTotal) };
+      } finally {
+        await server.stop();
+      }
+    };
+    const hops = { sqlite: await redirect({}), postgres: await redirect(await onPostgres()) };
+    for (const [label, r] of Object.entries(hops)) {
+      console.log(`  redirect ${label.padEnd(9)} ${int(r.rps).padStart(7)} req/s p50 ${r.p50} ms  p99 ${r.p99} ms  non-3xx ${int(r.total - r.byClass['3xx'])}  server CPU ${r.cpuPerRequest.toFixed(0)} µs/req`);
+    }
+    summary.push(
+      `postgres   getLink ${int(api.postgres.rps)} req/s p99 ${api.postgres.p99} ms | sqlite ${int(api.sqlite.rps)} p99 ${api.sqlite.p99} ms | node ${int(api.node.rps)} | ` +
+        `CPU µs/req postgres ${api.postgres.cpuPerRequest.toFixed(0)}, sqlite ${api.sqlite.cpuPerRequest.toFixed(0)}, node ${api.node.cpuPerRequest.toFixed(0)}`,
+      `           redirect ${int(hops.postgres.rps)} req/s p99 ${hops.postgres.p99} ms | sqlite ${int(hops.sqlite.rps)} p99 ${hops.sqlite.p99} ms (target p99 < 10 ms on both) | ` +
+        `CPU µs/req postgres ${hops.postgres.cpuPerRequest.toFixed(0)}, sqlite ${hops.sqlite.cpuPerRequest.toFixed(0)} (server process only; PostgreSQL's own CPU not counted)`,
+    );
+  } finally {
+    await cluster.stop();
+  }
 }
 
 closeClients();

@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { startDnsStandIn } from '../dns-stand-in.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { ManySeeded } from '../seed-many.js';
 import { createSampleLink, seedActor, seedLinks } from '../seed.js';
 import { announce, profileOnRequest } from './child.js';
@@ -21,14 +22,17 @@ import { announce, profileOnRequest } from './child.js';
  */
 const dir = mkdtempSync(join(tmpdir(), 'shortlinks-bench-'));
 const dns = await startDnsStandIn();
+// BENCH_DATABASE_URL: the same server on a PostgreSQL database (an empty one; the bench's own cluster).
+const databaseUrl = process.env.BENCH_DATABASE_URL;
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
   PUBLIC_URL: 'http://127.0.0.1',
   DATABASE_PATH: join(dir, 'bench.db'),
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   DNS_SERVERS: dns.servers.join(','),
 });
-const store = openSqliteStore(config.databasePath);
+const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath);
 const now = new Date();
 const actor = await seedActor(store, now);
 const seedCount = Number(process.env.SEED_LINKS ?? 0);
