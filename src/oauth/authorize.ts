@@ -136,7 +136,7 @@ export function authorizeRoutes(app: Express, deps: {
     const sent = Object.entries(request.params).filter((entry): entry is [string, string] => entry[1] !== undefined);
     const comeBack = `/authorize?${new URLSearchParams(sent)}`;
     if (!me) return res.redirect(303, `/signin?next=${encodeURIComponent(comeBack)}`);
-    gate.count(res, me.person.id);
+    await gate.count(res, me.person.id);
     if (me.person.agreedTermsAt === null) return res.redirect(303, `/welcome?next=${encodeURIComponent(comeBack)}`);
     if (!isPost) return pages.consent(res, { request, me, csrf: await sessions.formToken(req, res) });
     if ((req.body as Record<string, unknown>).decision !== 'approve') {

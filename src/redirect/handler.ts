@@ -48,7 +48,7 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string;
   async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<boolean> {
     const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') === 'png' ? 'png' : 'svg';
     try {
-      deps.gate.countAddress(req, res);
+      await deps.gate.countAddress(req, res);
     } catch (error) {
       setRetryAfter(res, toApiError(error).retryAfter ?? 60);
       res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -40,7 +40,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
 
   app.get('/', async (req, res) => {
     const me = await deps.sessions.signedIn(req, res);
-    if (me) deps.gate.count(res, me.person.id);
+    if (me) await deps.gate.count(res, me.person.id);
     const start = me
       ? html`<p><a href="/app">Go to your links</a>.</p>`
       : html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`;

@@ -67,7 +67,7 @@ export function signedInOnly(deps: PageDeps, handler: Handler, options: { firstS
     const me = await deps.sessions.signedIn(req, res);
     const back = isPost ? '' : `?next=${encodeURIComponent(req.originalUrl)}`;
     if (!me) return res.redirect(303, `/signin${back}`);
-    deps.gate.count(res, me.person.id);
+    await deps.gate.count(res, me.person.id);
     if (!options.firstStep && me.person.agreedTermsAt === null) return res.redirect(303, `/welcome${back}`);
     await handler(req, res, me);
   };

@@ -77,6 +77,7 @@ describe('migration 8', () => {
     // Back to the schema before migration 8, as a database made by an earlier version holds it.
     const db = new Database(path);
     db.exec('ALTER TABLE people DROP COLUMN added_by_operator');
+    db.exec('DROP TABLE rate_events; DROP TABLE failure_streaks'); // made by migration 10
     db.pragma('user_version = 7');
     const insert = db.prepare('INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at) VALUES (?, ?, ?, ?, ?)');
     insert.run('person_cli', 'cli@example.com', null, null, signedUpAt.toISOString());

@@ -10,6 +10,7 @@ import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
 import { sqlitePeople } from './people.js';
+import { sqliteRates } from './rates.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
 import { sqliteTokens } from './tokens.js';
@@ -20,6 +21,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const db = openDatabase(path);
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): void };
   const changes = new LinkChanges();
+  const rates = sqliteRates(path);
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random),
@@ -29,12 +31,14 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     moderation: sqliteModeration(db, random, changes),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
+    rates,
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
     watchOtherWriters: () => changeWatcher(db),
     close() {
       tokens.close();
+      rates.close();
       db.close();
     },
   };

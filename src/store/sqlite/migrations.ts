@@ -255,4 +255,13 @@ export const migrations: readonly string[] = [
   SET value = json_remove(json_set(value, '$.maxLinksPerTeam', json_extract(value, '$.teamLinks')), '$.teamLinks')
   WHERE key = 'limits' AND json_type(value, '$.teamLinks') IS NOT NULL;
   `,
+  // 10: rate limits shared by every process on the database (sqlite/rates.ts). A row counts until `until` (epoch
+  // ms); the index on `until` alone lets any process sweep the rows that stopped counting.
+  `
+  CREATE TABLE rate_events (key TEXT NOT NULL, until INTEGER NOT NULL);
+  CREATE INDEX rate_events_by_key ON rate_events(key, until);
+  CREATE INDEX rate_events_by_until ON rate_events(until);
+
+  CREATE TABLE failure_streaks (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];

@@ -27,7 +27,7 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
     res.set(PAGE_HEADERS);
     const me = await sessions.signedIn(req, res);
     if (!me) res.redirect(303, `/signin?next=${encodeURIComponent('/assistants')}`);
-    else gate.count(res, me.person.id);
+    else await gate.count(res, me.person.id);
     return me;
   }
 
