@@ -64,6 +64,14 @@ describe.each(LIMITERS)('the sliding window, %s', (_name, make) => {
     expect((await limiter().take('k', 3, MINUTE, 67_000)).allowed).toBe(true);
   });
 
+  it('counts a call made while the clock stepped back as made at the newest time, so it counts no shorter', async () => {
+    expect((await limiter().take('k', 2, MINUTE, 10_000)).allowed).toBe(true);
+    expect((await limiter().take('k', 2, MINUTE, 5_000)).allowed).toBe(true);
+    // Kept at 5 s it would have left at 65 s; kept at 10 s, it leaves with the other one, at 70 s.
+    expect(await limiter().take('k', 2, MINUTE, 65_000)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 5 });
+    expect(await limiter().take('k', 2, MINUTE, 70_000)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 });
+  });
+
   it('refuses everything under a limit of 0', async () => {
     expect(await limiter().take('k', 0, MINUTE, 0)).toEqual({ allowed: false, limit: 0, remaining: 0, resetSeconds: 60 });
   });

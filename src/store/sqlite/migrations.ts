@@ -255,11 +255,16 @@ export const migrations: readonly string[] = [
   SET value = json_remove(json_set(value, '$.maxLinksPerTeam', json_extract(value, '$.teamLinks')), '$.teamLinks')
   WHERE key = 'limits' AND json_type(value, '$.teamLinks') IS NOT NULL;
   `,
-  // 10: rate limits shared by every process on the database (sqlite/rates.ts). A row counts until `until` (epoch
-  // ms); the index on `until` alone lets any process sweep the rows that stopped counting.
+  // 10: rate limits shared by every process on the database (sqlite/rates.ts). A row is one allowed call, counted
+  // until `until` (epoch ms); `seq` numbers a key's rows, so a count is the newest's less the oldest's, not a scan.
+  // The index on `until` alone lets any process sweep the rows that stopped counting.
   `
-  CREATE TABLE rate_events (key TEXT NOT NULL, until INTEGER NOT NULL);
-  CREATE INDEX rate_events_by_key ON rate_events(key, until);
+  CREATE TABLE rate_events (
+    key TEXT NOT NULL,
+    until INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (key, until, seq)
+  ) WITHOUT ROWID;
   CREATE INDEX rate_events_by_until ON rate_events(until);
 
   CREATE TABLE failure_streaks (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at INTEGER NOT NULL) WITHOUT ROWID;

@@ -10,8 +10,12 @@ const SWEEP_EVERY_MS = 60_000;
  * opens it. Every operation that may write is one BEGIN IMMEDIATE transaction, which holds the file's write lock
  * from its first read: two processes taking from one key queue up, and only one can take the last call.
  *
- * A row of `rate_events` says until when it counts (the time it was allowed plus its key's window), so any
- * process can sweep what stopped counting without knowing each key's window.
+ * A row of `rate_events` is one allowed call. It says until when it counts (the time allowed plus the key's
+ * window), so any process can sweep what stopped counting without knowing each key's window. Its `seq` numbers
+ * the key's calls in order, and only the oldest ever go, so the calls counted are the newest's `seq` less the
+ * oldest counted one's, plus one: two index lookups, however many calls a window holds (a count would read them
+ * all, and a limit may be a billion). For that order to hold, a time that would come before the key's newest (a
+ * clock that stepped back, another process's clock a little behind) is kept as the newest's, as in memory.
  *
  * It has a connection of its own, opened on first use: these writes come with nearly every call, and the main
  * connection's read caches are dropped on any write of that connection (see read-cache.ts).
@@ -23,12 +27,13 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
   const use = () => (statements ??= prepare(openDatabase(path)));
 
   function prepare(db: Db) {
-    const window = db.prepare<[string, number, number], { counted: number; oldestUntil: number | null }>(
-      `SELECT count(*) AS counted, min(until) AS oldestUntil
-       FROM (SELECT until FROM rate_events WHERE key = ? AND until > ? ORDER BY until DESC LIMIT ?)`,
-    );
+    type Row = { until: number; seq: number };
+    const oldestCounted = db.prepare<[string, number], Row>('SELECT until, seq FROM rate_events WHERE key = ? AND until > ? ORDER BY until, seq LIMIT 1');
+    const newest = db.prepare<[string], Row>('SELECT until, seq FROM rate_events WHERE key = ? ORDER BY until DESC, seq DESC LIMIT 1');
+    // Only when a lowered limit left more counted than it allows: when the newest `limit` begin.
+    const nthNewest = db.prepare<[string, number], Row>('SELECT until, seq FROM rate_events WHERE key = ? ORDER BY until DESC, seq DESC LIMIT 1 OFFSET ?');
     const dropCounted = db.prepare<[string, number]>('DELETE FROM rate_events WHERE key = ? AND until <= ?');
-    const add = db.prepare<[string, number]>('INSERT INTO rate_events (key, until) VALUES (?, ?)');
+    const add = db.prepare<[string, number, number]>('INSERT INTO rate_events (key, until, seq) VALUES (?, ?, ?)');
     const sweep = db.prepare<[number]>('DELETE FROM rate_events WHERE until <= ?');
     const streak = db.prepare<[string], Streak>('SELECT failures, last_at AS lastAt FROM failure_streaks WHERE key = ?');
     const putStreak = db.prepare<[string, number, number]>(
@@ -40,10 +45,18 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
     const dropEmpty = db.prepare<[string]>('DELETE FROM failure_streaks WHERE key = ? AND failures <= 0');
     const sweepStreaks = db.prepare<[number]>('DELETE FROM failure_streaks WHERE last_at < ?');
 
-    /** The key's allowance now, from the newest `limit` rows that still count; `taken` when one was just added. */
-    function look(key: string, limit: number, windowMs: number, nowMs: number, taken = false): WindowAnswer {
-      const { counted, oldestUntil } = window.get(key, nowMs, limit)!;
-      return windowAnswer(taken || counted < limit, limit, counted, (oldestUntil ?? 0) - windowMs, windowMs, nowMs);
+    /** What a key's window holds now: how many calls, when the one deciding the answer counts until, its newest row. */
+    function windowOf(key: string, limit: number, nowMs: number) {
+      const oldest = oldestCounted.get(key, nowMs);
+      const last = oldest && newest.get(key)!;
+      const counted = last ? last.seq - oldest.seq + 1 : 0;
+      const deciding = counted > limit ? nthNewest.get(key, limit - 1)! : oldest;
+      return { counted, decidingUntil: deciding?.until ?? 0, last };
+    }
+
+    function look(key: string, limit: number, windowMs: number, nowMs: number): WindowAnswer {
+      const { counted, decidingUntil } = windowOf(key, limit, nowMs);
+      return windowAnswer(counted < limit, limit, counted, decidingUntil - windowMs, windowMs, nowMs);
     }
 
     const takeAll = writeTransaction(db, (keys: readonly RateKey[], windowMs: number, nowMs: number): WindowAnswer[] => {
@@ -51,14 +64,17 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
         sweptAt = nowMs;
         sweep.run(nowMs);
       }
-      const before = keys.map(([key, limit]) => {
+      const windows = keys.map(([key, limit]) => {
         dropCounted.run(key, nowMs);
-        return look(key, limit, windowMs, nowMs);
+        return windowOf(key, limit, nowMs);
       });
-      if (before.some((answer) => !answer.allowed)) return before;
-      return keys.map(([key, limit]) => {
-        add.run(key, nowMs + windowMs);
-        return look(key, limit, windowMs, nowMs, true);
+      const allowed = windows.every(({ counted }, i) => counted < keys[i]![1]);
+      return keys.map(([key, limit], i) => {
+        const { counted, decidingUntil, last } = windows[i]!;
+        if (!allowed) return windowAnswer(counted < limit, limit, counted, decidingUntil - windowMs, windowMs, nowMs);
+        const until = Math.max(nowMs + windowMs, last?.until ?? 0);
+        add.run(key, until, (last?.seq ?? 0) + 1);
+        return windowAnswer(true, limit, counted + 1, (counted > 0 ? decidingUntil : until) - windowMs, windowMs, nowMs);
       });
     });
 
