@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { memoryRateLimiter } from '../../src/support/memory-rate-limiter.js';
+import type { RateLimiter } from '../../src/support/rate-limiter.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+
+export interface LimiterUnderTest {
+  limiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+/**
+ * Every implementation of RateLimiter, made fresh: in memory; the SQLite store on a real file; and two stores on
+ * one file taking turns, as two processes would (each call goes to the other connection), which must answer as
+ * one limiter.
+ */
+export const LIMITERS: ReadonlyArray<readonly [string, () => LimiterUnderTest]> = [
+  ['in memory', () => ({ limiter: memoryRateLimiter(), close: async () => undefined })],
+  [
+    'SQLite',
+    () => {
+      const { path, remove } = tempFile();
+      const store = openSqliteStore(path);
+      return { limiter: store.rates, close: async () => (await store.close(), remove()) };
+    },
+  ],
+  [
+    'two SQLite connections taking turns',
+    () => {
+      const { path, remove } = tempFile();
+      const stores = [openSqliteStore(path), openSqliteStore(path)];
+      let turn = 0;
+      const next = () => stores[turn++ % 2]!.rates;
+      const limiter: RateLimiter = {
+        take: (...args) => next().take(...args),
+        peek: (...args) => next().peek(...args),
+        takeAll: (...args) => next().takeAll(...args),
+        startAttempt: (...args) => next().startAttempt(...args),
+        attemptSucceeded: (...args) => next().attemptSucceeded(...args),
+      };
+      return { limiter, close: async () => (await Promise.all(stores.map((store) => store.close())), remove()) };
+    },
+  ],
+];
+
+/** A fresh limiter from `make` for each test of the suite (closed after it); call the answer for the current one. */
+export function eachTestWith(make: () => LimiterUnderTest): () => RateLimiter {
+  let under: LimiterUnderTest;
+  beforeEach(() => {
+    under = make();
+  });
+  afterEach(() => under.close());
+  return () => under.limiter;
+}
+
+/** A database file in a fresh temp folder, and a way to remove both. */
+export function tempFile(): { path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'shortlinks-rates-'));
+  return { path: join(dir, 'rates.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The rule written as plainly as it reads, to check the limiters against: every allowed time is kept; a call is
+ * allowed when fewer than `limit` of them are later than `now - windowMs`.
+ */
+export class ReferenceLog {
+  private readonly allowed: number[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  take(now: number): { allowed: boolean; remaining: number; resetSeconds: number } {
+    const before = this.inWindow(now);
+    const allowed = before.length < this.limit;
+    if (allowed) this.allowed.push(now);
+    const counted = this.inWindow(now);
+    // One more call is left once the oldest counted leaves; past the limit, once enough left to be under it.
+    const deciding = counted[Math.max(0, counted.length - this.limit)];
+    const waitMs = deciding === undefined ? this.windowMs : deciding + this.windowMs - now;
+    return { allowed, remaining: Math.max(0, this.limit - counted.length), resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+
+  private inWindow(now: number): number[] {
+    return this.allowed.filter((at) => at > now - this.windowMs);
+  }
+}
