@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { memoryRateLimiter } from '../../src/support/memory-rate-limiter.js';
 import type { RateLimiter } from '../../src/support/rate-limiter.js';
+import type { Store } from '../../src/store/ports.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { newTestDatabase } from '../helpers/shared-postgres.js';
 
 export interface LimiterUnderTest {
   limiter: RateLimiter;
@@ -12,44 +15,51 @@ export interface LimiterUnderTest {
 }
 
 /**
- * Every implementation of RateLimiter, made fresh: in memory; the SQLite store on a real file; and two stores on
- * one file taking turns, as two processes would (each call goes to the other connection), which must answer as
- * one limiter.
+ * Every implementation of RateLimiter, made fresh: in memory; the SQLite store on a real file; the PostgreSQL store
+ * on a fresh database; and for each database two stores taking turns, as two processes would (each call goes to
+ * the other connection or pool), which must answer as one limiter.
  */
-export const LIMITERS: ReadonlyArray<readonly [string, () => LimiterUnderTest]> = [
-  ['in memory', () => ({ limiter: memoryRateLimiter(), close: async () => undefined })],
-  [
-    'SQLite',
-    () => {
-      const { path, remove } = tempFile();
-      const store = openSqliteStore(path);
-      return { limiter: store.rates, close: async () => (await store.close(), remove()) };
-    },
-  ],
-  [
-    'two SQLite connections taking turns',
-    () => {
-      const { path, remove } = tempFile();
-      const stores = [openSqliteStore(path), openSqliteStore(path)];
-      let turn = 0;
-      const next = () => stores[turn++ % 2]!.rates;
-      const limiter: RateLimiter = {
-        take: (...args) => next().take(...args),
-        peek: (...args) => next().peek(...args),
-        takeAll: (...args) => next().takeAll(...args),
-        startAttempt: (...args) => next().startAttempt(...args),
-        attemptSucceeded: (...args) => next().attemptSucceeded(...args),
-      };
-      return { limiter, close: async () => (await Promise.all(stores.map((store) => store.close())), remove()) };
-    },
-  ],
+export const LIMITERS: ReadonlyArray<readonly [string, () => Promise<LimiterUnderTest>]> = [
+  ['in memory', async () => ({ limiter: memoryRateLimiter(), close: async () => undefined })],
+  ['SQLite', () => sqliteStores(1)],
+  ['two SQLite connections taking turns', () => sqliteStores(2)],
+  ['PostgreSQL, one pool', () => postgresStores(1)],
+  ['PostgreSQL, two pools taking turns', () => postgresStores(2)],
 ];
 
+/** `count` SQLite stores on one fresh file, taking turns. */
+async function sqliteStores(count: number): Promise<LimiterUnderTest> {
+  const { path, remove } = tempFile();
+  return takingTurns(Array.from({ length: count }, () => openSqliteStore(path)), remove);
+}
+
+/** `count` PostgreSQL stores (each a pool of its own) on one fresh database, taking turns. */
+async function postgresStores(count: number): Promise<LimiterUnderTest> {
+  const url = await newTestDatabase();
+  const stores: Store[] = [];
+  for (let i = 0; i < count; i++) stores.push(await openPostgresStore(url));
+  return takingTurns(stores, () => undefined);
+}
+
+/** One limiter whose every call goes to the next store's in turn; closing closes the stores, then `remove`s. */
+function takingTurns(stores: Store[], remove: () => void): LimiterUnderTest {
+  let turn = 0;
+  const next = () => stores[turn++ % stores.length]!.rates;
+  const limiter: RateLimiter = {
+    take: (...args) => next().take(...args),
+    peek: (...args) => next().peek(...args),
+    takeAll: (...args) => next().takeAll(...args),
+    startAttempt: (...args) => next().startAttempt(...args),
+    attemptSucceeded: (...args) => next().attemptSucceeded(...args),
+  };
+  return { limiter, close: async () => (await Promise.all(stores.map((store) => store.close())), remove()) };
+}
+
 /** A fresh limiter from `make` for each test of the suite (closed after it); call the answer for the current one. */
-export function eachTestWith(make: () => LimiterUnderTest): () => RateLimiter {
+export function eachTestWith(make: () => Promise<LimiterUnderTest>): () => RateLimiter {
   let under: LimiterUnderTest;
-  beforeEach(() => {
-    under = make();
+  beforeEach(async () => {
+    under = await make();
   });
   afterEach(() => under.close());
   return () => under.limiter;
