@@ -103,8 +103,6 @@ export function rateOperations() {
   };
 }
 
-export type RateOperations = ReturnType<typeof rateOperations>;
-
 /**
  * Runs an operation in one transaction of the adapter, answering its queries there. `writes` false: it only
  * reads, so an adapter may run it without taking a write lock.
