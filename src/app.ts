@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { CallBudget } from './auth/call-budget.js';
 import { createGate } from './auth/gate.js';
 import { clientAddressOf } from './http/client-address.js';
 import type { Config } from './config.js';
@@ -23,6 +22,7 @@ import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
 import type { Store } from './store/ports.js';
 import { openStore } from './store/open.js';
+import { chooseRateLimiter } from './store/rate-limiter.js';
 import type { ToolContext } from './tools/define-tool.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
@@ -36,6 +36,11 @@ export interface AppOptions {
   /** Replaces the destination checks that need the network (tests point them at local stand-ins). */
   networkChecks?: { privateNetwork?: NetworkCheck; unsafeSites?: UnsafeSitesCheck };
   oauth?: OAuthOptions;
+  /**
+   * Counts every rate limit in the database, so that all the processes serving it share each allowance (off: in
+   * this process's memory, enough for one process and free of database writes).
+   */
+  sharedRateLimits?: boolean;
 }
 
 export interface App {
@@ -72,7 +77,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));
-  const gate = createGate({ store, budget: new CallBudget(), clock, publicUrl: config.publicUrl, clientAddress });
+  const rates = chooseRateLimiter(store, options.sharedRateLimits ?? false);
+  const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate });

@@ -1,16 +1,13 @@
-import { FixedWindows, type WindowAnswer } from '../support/fixed-windows.js';
+import type { WindowAnswer } from '../support/rate-limiter.js';
 
 /**
- * Calls per minute, counted per person (or per client address before sign-in) in fixed one-minute windows.
- * One budget is shared by the HTTP API, the MCP endpoint and the web app, so a person has one allowance.
+ * Calls per minute, counted per person (or per client address before sign-in) in a sliding minute: at most the
+ * limit in any 60 seconds. One budget is shared by the HTTP API, the MCP endpoint and the web app, so a person
+ * has one allowance.
  */
-export type BudgetAnswer = WindowAnswer;
+export const CALL_WINDOW_MS = 60_000;
 
-export class CallBudget extends FixedWindows {
-  constructor() {
-    super(60_000);
-  }
-}
+export type BudgetAnswer = WindowAnswer;
 
 /**
  * The IETF RateLimit header fields (draft), the same on every surface. A call past the budget is refused with
@@ -18,7 +15,7 @@ export class CallBudget extends FixedWindows {
  */
 export function rateLimitHeaders(answer: BudgetAnswer): Record<string, string> {
   return {
-    'RateLimit-Policy': `"minute";q=${answer.limit};w=60`,
+    'RateLimit-Policy': `"minute";q=${answer.limit};w=${CALL_WINDOW_MS / 1000}`,
     RateLimit: `"minute";r=${answer.remaining};t=${answer.resetSeconds}`,
   };
 }

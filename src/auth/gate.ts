@@ -5,9 +5,10 @@ import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { callerOfAccessToken, isAccessToken, type OAuthAccess } from './access-tokens.js';
 import { protectedResource } from './protected-resource.js';
-import { rateLimitHeaders, type CallBudget } from './call-budget.js';
+import { CALL_WINDOW_MS, rateLimitHeaders } from './call-budget.js';
 import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
+import type { RateLimiter } from '../support/rate-limiter.js';
 
 /**
  * The door every API and MCP request passes: it finds who is calling, takes one call from their budget (the
@@ -29,6 +30,8 @@ export interface Gate {
   countAddress(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** The client's address (behind trusted proxies, from X-Forwarded-For), for per-address limits. */
   address(req: IncomingMessage): string;
+  /** What the budget counts in; the other limits (sign-ups, registrations ...) count there too, with their own keys. */
+  rates: RateLimiter;
 }
 
 export interface McpCaller {
@@ -43,16 +46,16 @@ export interface McpCaller {
 
 export function createGate(deps: {
   store: Store;
-  budget: CallBudget;
+  rates: RateLimiter;
   clock: Clock;
   publicUrl: string;
   clientAddress: ClientAddress;
 }): Gate {
-  const { store, budget, clock, publicUrl, clientAddress } = deps;
+  const { store, rates, clock, publicUrl, clientAddress } = deps;
 
   /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
   async function take(res: ServerResponse, key: string, now: Date): Promise<void> {
-    const answer = budget.take(key, (await store.settings.limits()).callsPerMinute, now.getTime());
+    const answer = await rates.take(key, (await store.settings.limits()).callsPerMinute, CALL_WINDOW_MS, now.getTime());
     for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
     if (!answer.allowed) {
       throw apiError.rateLimited(`Too many calls; wait ${answer.resetSeconds} seconds.`, null, answer.resetSeconds);
@@ -75,7 +78,7 @@ export function createGate(deps: {
     } catch (error) {
       refusal = error;
     }
-    await take(res, found ? `person:${found.caller.personId}` : `address:${clientAddress(req)}`, now);
+    await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${clientAddress(req)}`, now);
     return () => {
       if (found) return found;
       throw toApiError(refusal);
@@ -103,11 +106,12 @@ export function createGate(deps: {
       });
     },
     count(res, personId) {
-      return take(res, `person:${personId}`, clock.now());
+      return take(res, `calls:person:${personId}`, clock.now());
     },
     countAddress(req, res) {
-      return take(res, `address:${clientAddress(req)}`, clock.now());
+      return take(res, `calls:address:${clientAddress(req)}`, clock.now());
     },
     address: clientAddress,
+    rates,
   };
 }

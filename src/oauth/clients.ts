@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { sendOAuthError } from './http.js';
 import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
-import { FixedWindows } from '../support/fixed-windows.js';
+import type { RateLimiter } from '../support/rate-limiter.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { Clock } from '../shared/clock.js';
 import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
@@ -32,14 +32,12 @@ const FAILURES_IN_MEMORY = 1_000;
  * fetched document is kept in a bounded in-memory cache only. It is stored as a row when a person approves the
  * client (`keep`), and that row is refreshed when the document is fetched again after its max-age.
  */
-export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsStore; clock: Clock; documents: MetadataDocuments }) {
+export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsStore; clock: Clock; documents: MetadataDocuments; rates: RateLimiter }) {
   const { oauth, settings, clock, documents } = deps;
   const now = () => clock.now().getTime();
   const memory = new LruCache<OAuthClient>(DOCUMENTS_IN_MEMORY, { now });
   const failures = new LruCache<string>(FAILURES_IN_MEMORY, { ttlMs: DOCUMENT_FAILURE_MEMORY_MS, now });
   const inFlight = new Map<string, Promise<OAuthClient>>();
-  // Fetches per client address and in all, in fixed one-minute windows on the service's clock.
-  const budget = new FixedWindows(MINUTE_MS);
 
   const isFresh = (client: OAuthClient, now: number) => client.freshUntil !== null && Date.parse(client.freshUntil) > now;
 
@@ -85,14 +83,14 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
     if (failed !== undefined) throw new UnknownClient(failed);
     const running = inFlight.get(clientId);
     if (running) return running;
-    const addressKey = `address:${from ?? 'internal'}`;
-    // Both allowances are looked at before either is used, so a refused fetch costs the address nothing.
-    for (const [key, limit] of [[addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE], ['all', DOCUMENT_FETCHES_PER_MINUTE]] as const) {
-      const left = budget.peek(key, limit, at);
-      if (!left.allowed) throw new TooManyFetches(left.resetSeconds);
-    }
-    budget.take(addressKey, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, at);
-    budget.take('all', DOCUMENT_FETCHES_PER_MINUTE, at);
+    // Fetches per client address and in all, in any minute on the service's clock. Both are taken or neither, so
+    // a refused fetch costs the address nothing.
+    const allowances = [[`documents:address:${from ?? 'internal'}`, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE], ['documents:all', DOCUMENT_FETCHES_PER_MINUTE]] as const;
+    const refused = (await deps.rates.takeAll(allowances, MINUTE_MS, at)).find((answer) => !answer.allowed);
+    if (refused) throw new TooManyFetches(refused.resetSeconds);
+    // A request for the same client may have started fetching while this one waited for its allowance.
+    const started = inFlight.get(clientId);
+    if (started) return started;
     const fetching = fetchDocument(clientId, kept !== null).finally(() => inFlight.delete(clientId));
     inFlight.set(clientId, fetching);
     return fetching;

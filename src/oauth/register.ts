@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { newId } from '../domain/ids.js';
 import { hasHiddenCharacters } from '../domain/hidden-characters.js';
-import { FixedWindows } from '../support/fixed-windows.js';
+import type { RateLimiter } from '../support/rate-limiter.js';
 import type { Random } from '../domain/random.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { OAuthStore } from '../store/ports.js';
@@ -76,16 +76,15 @@ function checkMetadata(body: unknown): Record<string, unknown> & { redirect_uris
  */
 export function registerRoutes(
   app: Express,
-  deps: { store: OAuthStore; clock: Clock; random: Random; clientAddress: ClientAddress },
+  deps: { store: OAuthStore; clock: Clock; random: Random; clientAddress: ClientAddress; rates: RateLimiter },
 ): void {
   const { store, clock, random } = deps;
-  // Registrations per client address in fixed hourly windows, on the service's clock.
-  const budget = new FixedWindows(HOUR_MS);
 
   async function register(req: Request, res: Response): Promise<void> {
     res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
     const now = clock.now();
-    const taken = budget.take(deps.clientAddress(req), REGISTRATIONS_PER_HOUR, now.getTime());
+    // Registrations per client address in any hour, on the service's clock.
+    const taken = await deps.rates.take(`registrations:${deps.clientAddress(req)}`, REGISTRATIONS_PER_HOUR, HOUR_MS, now.getTime());
     const wait = taken.resetSeconds;
     if (!taken.allowed) {
       setRetryAfter(res, wait);

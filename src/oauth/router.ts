@@ -55,7 +55,7 @@ export function oauthRoutes(
   // Documents are fetched with the resolver destinations are checked with (DNS_SERVERS, DNS_TIMEOUT_MS).
   const resolve = resolveWith(deps.resolveHost);
   const documents = metadataDocuments({ resolve, ...deps.options?.metadataDocuments });
-  const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents });
+  const clients = clientDirectory({ oauth: store.oauth, settings: store.settings, clock, documents, rates: gate.rates });
   const modelDeps = { store: store.oauth, clock, random, clients, resource: addresses.resource };
   // Two instances: the token endpoint's model authenticates clients (getClient checks the secret), the
   // authorization endpoint's does not (clients send no secret there).
@@ -76,7 +76,7 @@ export function oauthRoutes(
   app.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }));
   authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses, pages });
   tokenRoutes(app, { oauth: issuer, clients, addresses, clientAddress: gate.address });
-  registerRoutes(app, { store: store.oauth, clock, random, clientAddress: gate.address });
+  registerRoutes(app, { store: store.oauth, clock, random, clientAddress: gate.address, rates: gate.rates });
   revokeRoutes(app, { store: store.oauth, clients, clientAddress: gate.address });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

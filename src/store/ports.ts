@@ -1,5 +1,6 @@
 import type { Limits } from '../domain/limits.js';
 import type { LinkState } from '../domain/link-state.js';
+import type { RateLimiter } from '../support/rate-limiter.js';
 
 /**
  * The store's ports. Every method is one atomic operation (one transaction in the adapter), so limits and unique
@@ -15,6 +16,7 @@ export interface Store {
   moderation: ModerationStore;
   settings: SettingsStore;
   idempotency: IdempotencyStore;
+  rates: RateStore;
   webSessions: WebSessionStore;
   passwordLinks: PasswordLinkStore;
   oauth: OAuthStore;
@@ -242,6 +244,13 @@ export interface SettingsStore {
   /** The secret that signs paging cursors and request states, made on first start. */
   cursorSecret(): Promise<Buffer>;
 }
+
+/**
+ * Rate limits and the sign-in slowdown counted in the database, for a service of several processes: every process
+ * on the database shares each allowance, and counts exactly (each operation is one atomic write, so two processes
+ * cannot both take the last call). The contract is RateLimiter's; the app uses this one when `sharedRateLimits`.
+ */
+export type RateStore = RateLimiter;
 
 export interface WebSession {
   personId: string;

@@ -1,12 +1,12 @@
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallBudget } from '../../src/auth/call-budget.js';
 import { createGate } from '../../src/auth/gate.js';
 import { webSessions } from '../../src/auth/web-sessions.js';
 import { dnsResolver } from '../../src/destinations/resolver.js';
 import { isReservedWord } from '../../src/domain/link-name.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import { isServicePath, SERVICE_SEGMENTS } from '../../src/domain/service-paths.js';
+import { memoryRateLimiter } from '../../src/support/memory-rate-limiter.js';
 import { clientAddressOf } from '../../src/http/client-address.js';
 import { oauthRoutes } from '../../src/oauth/router.js';
 import { webApp } from '../../src/web/app.js';
@@ -29,7 +29,7 @@ describe('the paths the service answers itself (service-paths.ts)', () => {
   it('hold every route of the web app and of the authorization server', () => {
     const { ctx } = server.app;
     const sessions = webSessions({ store: ctx.store, clock: ctx.clock, publicUrl: ctx.config.publicUrl });
-    const gate = createGate({ store: ctx.store, budget: new CallBudget(), clock: ctx.clock, publicUrl: ctx.config.publicUrl, clientAddress: clientAddressOf(new Set()) });
+    const gate = createGate({ store: ctx.store, rates: memoryRateLimiter(), clock: ctx.clock, publicUrl: ctx.config.publicUrl, clientAddress: clientAddressOf(new Set()) });
     const routes = [
       ...routesOf(webApp(ctx, express(), { sessions, gate })),
       ...routesOf(oauthRoutes(ctx, { sessions, gate, random: cryptoRandom, pages: oauthPages, resolveHost: dnsResolver({ servers: [], timeoutMs: 1000 }) }).app),

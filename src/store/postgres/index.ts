@@ -12,6 +12,7 @@ import { pgOAuth } from './oauth.js';
 import { pgOperations } from './operations.js';
 import { pgPasswordLinks } from './password-links.js';
 import { pgPeople } from './people.js';
+import { pgRates } from './rates.js';
 import { pgSettings } from './settings.js';
 import { pgTeams } from './teams.js';
 import { pgTokens } from './tokens.js';
@@ -44,6 +45,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     moderation: pgModeration(pool, random, perform),
     settings,
     idempotency: pgIdempotency(pool),
+    rates: pgRates(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
     oauth: pgOAuth(pool, random),

@@ -276,4 +276,18 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX mcp_answers_by_expiry ON mcp_answers(expires_at);
   `,
+  // 3 (SQLite's 11): rate limits shared by every process on the database (store/operations/rates.ts). A row is one
+  // allowed call, counted until `until` (epoch ms); `seq` numbers a key's rows, so a count is the newest's less the
+  // oldest's, not a scan. The index on `until` alone lets any process sweep the rows that stopped counting.
+  `
+  CREATE TABLE rate_events (
+    key text NOT NULL,
+    until bigint NOT NULL,
+    seq bigint NOT NULL,
+    PRIMARY KEY (key, until, seq)
+  );
+  CREATE INDEX rate_events_by_until ON rate_events(until);
+
+  CREATE TABLE failure_streaks (key text PRIMARY KEY, failures integer NOT NULL, last_at bigint NOT NULL);
+  `,
 ];

@@ -12,6 +12,7 @@ import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
 import { sqlitePeople } from './people.js';
+import { sqliteRates } from './rates.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
 import { sqliteTokens } from './tokens.js';
@@ -23,6 +24,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): Promise<void> };
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
+  const rates = sqliteRates(path);
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random),
@@ -32,6 +34,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     moderation: sqliteModeration(db, random, perform),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),
+    rates,
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
@@ -39,6 +42,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     changes,
     async close() {
       await tokens.close();
+      rates.close();
       db.close();
     },
   };

@@ -274,4 +274,18 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS mcp_answers_by_expiry ON mcp_answers(expires_at);
   `,
+  // 11: rate limits shared by every process on the database (store/operations/rates.ts). A row is one allowed call,
+  // counted until `until` (epoch ms); `seq` numbers a key's rows, so a count is the newest's less the oldest's, not
+  // a scan. The index on `until` alone lets any process sweep the rows that stopped counting. (IF NOT EXISTS, as 10.)
+  `
+  CREATE TABLE IF NOT EXISTS rate_events (
+    key TEXT NOT NULL,
+    until INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (key, until, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS rate_events_by_until ON rate_events(until);
+
+  CREATE TABLE IF NOT EXISTS failure_streaks (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];

@@ -4,7 +4,6 @@ import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../dom
 import { HOUR_MS } from '../../domain/limits.js';
 import { EmailTaken } from '../../store/ports.js';
 import { addressGroup } from '../../support/address-group.js';
-import { FixedWindows } from '../../support/fixed-windows.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
@@ -17,9 +16,7 @@ const WRONG = 'The email or the password is wrong.';
 /** Sign up, sign in and sign out. */
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
-  const throttle = new SignInThrottle();
-  // Sign-ups per client address and hour, in memory (a restart forgives, as for /register's limit).
-  const signups = new FixedWindows(HOUR_MS);
+  const throttle = new SignInThrottle(gate.rates);
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));
@@ -72,7 +69,7 @@ ${other}`,
 
     // Counted before the email is looked up, so that sign-up cannot test emails for accounts faster than it makes them.
     const { signupsPerHour } = await ctx.store.settings.limits();
-    const allowance = signups.take(addressGroup(gate.address(req)), signupsPerHour, ctx.clock.now().getTime());
+    const allowance = await gate.rates.take(`signups:${addressGroup(gate.address(req))}`, signupsPerHour, HOUR_MS, ctx.clock.now().getTime());
     if (!allowance.allowed) {
       setRetryAfter(res, allowance.resetSeconds);
       const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutesToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
@@ -108,7 +105,7 @@ ${other}`,
     const keys = [`email:${email}`, `address:${gate.address(req)}`];
     const nowMs = () => ctx.clock.now().getTime();
 
-    const wait = throttle.begin(keys, nowMs());
+    const wait = await throttle.begin(keys, nowMs());
     if (wait > 0) {
       setRetryAfter(res, wait);
       const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
@@ -119,7 +116,7 @@ ${other}`,
     if (!found || found.passwordHash === null || !ok) {
       return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
     }
-    throttle.succeeded(keys[0]!, keys.slice(1));
+    await throttle.succeeded(keys[0]!, keys.slice(1));
     await sessions.signIn(res, found.person.id);
     res.redirect(303, next ?? (found.person.agreedTermsAt === null ? '/welcome' : '/app'));
   });

@@ -3,7 +3,6 @@ import { emailOrNull, MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account
 import { apiError } from '../../errors.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { addressGroup } from '../../support/address-group.js';
-import { FixedWindows } from '../../support/fixed-windows.js';
 import type { Member, Team } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
@@ -23,19 +22,16 @@ const NOTICES: Record<string, string> = {
 export function teamPages(app: Express, deps: PageDeps): void {
   const { ctx, gate } = deps;
   const { teams, people } = ctx.store;
-  // New teams per client address and per person in hourly windows, in memory: a team is what makes a new account
-  // look established (with time), so making them in bulk is kept slow.
-  const made = new FixedWindows(HOUR_MS);
-
-  /** Takes one new team from the address's and the person's allowance; the seconds to wait when either is used up. */
+  /**
+   * Takes one new team from the address's and the person's allowance in any hour (both, or neither when either is
+   * used up); the seconds to wait, or 0. A team is what makes a new account look established (with time), so
+   * making them in bulk is kept slow.
+   */
   async function waitForTeam(req: Request, me: SignedIn): Promise<number> {
     const limit = (await ctx.store.settings.limits()).teamsPerHour;
-    const nowMs = ctx.clock.now().getTime();
-    const keys = [`address:${addressGroup(gate.address(req))}`, `person:${me.person.id}`];
-    const full = keys.map((key) => made.peek(key, limit, nowMs)).filter((answer) => !answer.allowed);
-    if (full.length > 0) return Math.max(...full.map((answer) => answer.resetSeconds));
-    for (const key of keys) made.take(key, limit, nowMs);
-    return 0;
+    const keys = [[`teams:address:${addressGroup(gate.address(req))}`, limit], [`teams:person:${me.person.id}`, limit]] as const;
+    const answers = await gate.rates.takeAll(keys, HOUR_MS, ctx.clock.now().getTime());
+    return Math.max(0, ...answers.filter((answer) => !answer.allowed).map((answer) => answer.resetSeconds));
   }
 
   /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak. */

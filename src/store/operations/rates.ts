@@ -1,0 +1,123 @@
+import { streakEnded, streakWaitMs, windowAnswer, type RateKey, type SlowdownRule, type WindowAnswer } from '../../support/rate-limiter.js';
+import type { RateStore } from '../ports.js';
+import { q, type CallRow, type RateQueries } from './rate-queries.js';
+import type { Steps } from './steps.js';
+
+type Op<T> = Steps<RateQueries, T>;
+
+/** How often rows nobody will count again are swept, whoever they belong to. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** What a key's window holds now: how many calls, until when the one deciding the answer counts, its newest row. */
+interface KeyWindow {
+  counted: number;
+  decidingUntil: number;
+  last: CallRow | null;
+}
+
+/**
+ * The rate limiter counted in the database (tables `rate_events` and `failure_streaks`), shared by every process
+ * that uses it, as operations for any adapter to run in one transaction each (see steps.ts). Every operation
+ * first locks the keys it reads, so two processes taking from one key queue up and only one takes the last call.
+ *
+ * A row of `rate_events` is one allowed call. It says until when it counts (the time allowed plus the key's
+ * window), so any process can sweep what stopped counting without knowing each key's window. Its `seq` numbers
+ * the key's calls in order, and only the oldest ever go, so the calls counted are the newest's `seq` less the
+ * oldest counted one's, plus one: two index lookups, however many calls a window holds (a count would read them
+ * all, and a limit may be a billion). For that order to hold, a time that would come before the key's newest (a
+ * clock that stepped back, another process's clock a little behind) is kept as the newest's, as in memory.
+ */
+export function rateOperations() {
+  // This process's last sweeps: each sweeps once a minute, whatever the others do.
+  let sweptAt = -Infinity;
+  let streaksSweptAt = -Infinity;
+
+  function* windowOf(key: string, limit: number, nowMs: number): Op<KeyWindow> {
+    const oldest = yield* q.oldestCounted(key, nowMs);
+    if (!oldest) return { counted: 0, decidingUntil: 0, last: null };
+    const last = (yield* q.newestCall(key))!;
+    const counted = last.seq - oldest.seq + 1;
+    // Only when a lowered limit left more counted than it allows: when the newest `limit` begin.
+    const deciding = counted > limit ? (yield* q.nthNewestCall(key, limit - 1))! : oldest;
+    return { counted, decidingUntil: deciding.until, last };
+  }
+
+  const asItStands = ({ counted, decidingUntil }: KeyWindow, limit: number, windowMs: number, nowMs: number) =>
+    windowAnswer(counted < limit, limit, counted, decidingUntil - windowMs, windowMs, nowMs);
+
+  return {
+    *peek(key: string, limit: number, windowMs: number, nowMs: number): Op<WindowAnswer> {
+      yield* q.lockKeys([key]);
+      return asItStands(yield* windowOf(key, limit, nowMs), limit, windowMs, nowMs);
+    },
+
+    *takeAll(keys: readonly RateKey[], windowMs: number, nowMs: number): Op<WindowAnswer[]> {
+      yield* q.lockKeys(keys.map(([key]) => key));
+      if (nowMs - sweptAt >= SWEEP_EVERY_MS) {
+        sweptAt = nowMs;
+        yield* q.sweepCalls(nowMs);
+      }
+      const windows: KeyWindow[] = [];
+      for (const [key, limit] of keys) {
+        yield* q.dropUncounted(key, nowMs);
+        windows.push(yield* windowOf(key, limit, nowMs));
+      }
+      if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
+        return keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs));
+      }
+      const answers: WindowAnswer[] = [];
+      for (const [i, [key, limit]] of keys.entries()) {
+        const { counted, decidingUntil, last } = windows[i]!;
+        const until = Math.max(nowMs + windowMs, last?.until ?? 0);
+        yield* q.addCall(key, until, (last?.seq ?? 0) + 1);
+        answers.push(windowAnswer(true, limit, counted + 1, (counted > 0 ? decidingUntil : until) - windowMs, windowMs, nowMs));
+      }
+      return answers;
+    },
+
+    *startAttempt(keys: readonly string[], rule: SlowdownRule, nowMs: number): Op<number> {
+      yield* q.lockKeys(keys);
+      const live = [];
+      for (const key of keys) {
+        const found = yield* q.streak(key);
+        live.push(found && !streakEnded(rule, found, nowMs) ? found : null);
+      }
+      const wait = Math.max(0, ...live.map((found) => (found ? streakWaitMs(rule, found, nowMs) : 0)));
+      if (wait > 0) return wait;
+      if (nowMs - streaksSweptAt >= SWEEP_EVERY_MS) {
+        streaksSweptAt = nowMs;
+        yield* q.sweepStreaks(nowMs - rule.quietMs);
+      }
+      for (const [i, key] of keys.entries()) yield* q.putStreak(key, (live[i]?.failures ?? 0) + 1, nowMs);
+      return 0;
+    },
+
+    *attemptSucceeded(cleared: string, others: readonly string[]): Op<void> {
+      yield* q.lockKeys([cleared, ...others]);
+      yield* q.endStreak(cleared);
+      for (const key of others) {
+        yield* q.takeBackFailure(key);
+        yield* q.dropEmptyStreak(key);
+      }
+    },
+  };
+}
+
+/**
+ * Runs an operation in one transaction of the adapter, answering its queries there. `writes` false: it only
+ * reads, so an adapter may run it without taking a write lock.
+ */
+export type PerformRate = <A extends unknown[], T>(operation: (...args: A) => Op<T>, writes: boolean) => (...args: A) => Promise<T>;
+
+/** The RateStore of an adapter that runs the rate operations with `perform`: the same ports over any database. */
+export function rateStore(perform: PerformRate): RateStore {
+  const operations = rateOperations();
+  const takeAll = perform(operations.takeAll, true);
+  return {
+    take: async (key, limit, windowMs, nowMs) => (await takeAll([[key, limit]], windowMs, nowMs))[0]!,
+    peek: perform(operations.peek, false),
+    takeAll,
+    startAttempt: perform(operations.startAttempt, true),
+    attemptSucceeded: perform(operations.attemptSucceeded, true),
+  };
+}

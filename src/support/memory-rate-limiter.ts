@@ -1,0 +1,20 @@
+import { FailureStreaks } from './failure-streaks.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { SlidingLog } from './sliding-log.js';
+
+/**
+ * The rate limiter of a service that runs as one process: everything counted in memory, so a restart forgives.
+ * Each answer is worked out synchronously and only handed back as a promise, so no other request can come
+ * between looking at a count and using it.
+ */
+export function memoryRateLimiter(): RateLimiter {
+  const log = new SlidingLog();
+  const streaks = new FailureStreaks();
+  return {
+    take: async (key, limit, windowMs, nowMs) => log.take(key, limit, windowMs, nowMs),
+    peek: async (key, limit, windowMs, nowMs) => log.peek(key, limit, windowMs, nowMs),
+    takeAll: async (keys, windowMs, nowMs) => log.takeAll(keys, windowMs, nowMs),
+    startAttempt: async (keys, rule, nowMs) => streaks.startAttempt(keys, rule, nowMs),
+    attemptSucceeded: async (cleared, others) => streaks.attemptSucceeded(cleared, others),
+  };
+}
