@@ -174,6 +174,9 @@ async function fillDatabase(): Promise<void> {
       accessExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), refreshHash: randomBytes(32),
       refreshExpiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     }, new Date());
+    // Rate limits as processes share them: a call counted, and a sign-in failure in a row; they carry over too.
+    await store.rates.take('calls:person:copied', 600, 60_000, Date.now());
+    await store.rates.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
     // What MCP 2025-11-25 sessions share across processes: an ended session, and an answer left for another.
     await store.mcpSessions.end(randomBytes(32), new Date(Date.now() + 86_400_000), new Date());
     await store.mcpSessions.leaveAnswer(randomBytes(32), 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date(Date.now() + 600_000), new Date());

@@ -69,8 +69,11 @@ export function linkOperations(random: Random, ids: LinkIds) {
     },
 
     *setNote(id: string, note: string | null, now: Date): Op<LinkRecord> {
-      assertNoteChangeable((yield* lockLink(id)).state);
+      const link = yield* lockLink(id);
+      assertNoteChangeable(link.state);
       yield* q.setNote(id, note, now.toISOString());
+      // Redirects do not show notes, but every cache of the link must let go of the old one.
+      yield* q.changed(link.code, link.name);
       return yield* readLink(id);
     },
 

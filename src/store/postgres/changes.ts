@@ -12,7 +12,7 @@ const BARRIER_TIMEOUT_MS = 2_000;
  * What one notification says: link keys a change touched, settings, anything, or a process's barrier. `from`
  * names the sending process, which told its own listeners already and skips the echo.
  */
-type Message = ({ keys: string[] } | { settings: true } | { anything: true } | { barrier: string }) & { from?: string };
+type Message = ({ keys: string[] } | { settings: true } | { access: true } | { anything: true } | { barrier: string }) & { from?: string };
 
 /**
  * StoreChanges over PostgreSQL's LISTEN/NOTIFY. A transaction that changes links or settings sends a notification
@@ -27,6 +27,7 @@ type Message = ({ keys: string[] } | { settings: true } | { anything: true } | {
 export class PgChanges implements StoreChanges {
   private readonly listeners: Array<(keys: string[] | null) => void> = [];
   private readonly settingsListeners: Array<() => void> = [];
+  private readonly accessListeners: Array<() => void> = [];
   private readonly waiting = new Map<string, () => void>();
   private readonly self = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   private barriers = 0;
@@ -64,6 +65,20 @@ export class PgChanges implements StoreChanges {
       void this.barrier().then(resolve);
     }));
     return this.next;
+  }
+
+  /** Calls `listener` when who may do what changed (tokens, memberships, agreeing to the terms), here or elsewhere. */
+  onAccess(listener: () => void): void {
+    this.accessListeners.push(listener);
+  }
+
+  /**
+   * After a committed change of tokens, memberships or agreement to the terms: tells this process at once and every
+   * other one before the write is answered, so a request that starts after the answer finds it.
+   */
+  async accessChanged(db: Queryable): Promise<void> {
+    this.tell({ access: true });
+    await this.send(db, JSON.stringify({ access: true, from: this.self } satisfies Message));
   }
 
   /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
@@ -136,8 +151,9 @@ export class PgChanges implements StoreChanges {
   }
 
   private tell(message: Exclude<Message, { barrier: string }>): void {
-    if (!('keys' in message)) for (const listener of this.settingsListeners) listener();
-    if ('settings' in message) return;
+    if ('settings' in message || 'anything' in message) for (const listener of this.settingsListeners) listener();
+    if ('access' in message || 'anything' in message) for (const listener of this.accessListeners) listener();
+    if ('settings' in message || 'access' in message) return;
     const keys = 'keys' in message ? message.keys : null;
     for (const listener of this.listeners) listener(keys);
   }

@@ -1,6 +1,7 @@
 import type { Store } from '../ports.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
+import { cachedReads } from './cached-reads.js';
 import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
 import { openDatabase } from './database.js';
@@ -33,14 +34,30 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   }
   const { pool } = db;
   const perform = pgOperations(pool, changes);
-  const tokens = pgTokens(pool, random);
   const settings = pgSettings(pool, changes);
   changes.onSettings(() => settings.forget());
+  // What every API call reads is kept in memory behind StoreChanges (cached-reads.ts); what changes access says so.
+  const { cached, announcing } = cachedReads(changes, pool);
+  const people = pgPeople(pool, random);
+  const teams = pgTeams(pool, random);
+  const tokens = pgTokens(pool, random);
+  const links = pgLinks(pool, random, new LinkIds(random), perform);
   return {
-    people: pgPeople(pool, random),
-    teams: pgTeams(pool, random),
-    tokens,
-    links: pgLinks(pool, random, new LinkIds(random), perform),
+    people: { ...people, agreeTerms: announcing(people.agreeTerms) },
+    teams: {
+      ...teams,
+      add: announcing(teams.add),
+      addMember: announcing(teams.addMember),
+      removeMember: announcing(teams.removeMember),
+      isMember: cached(10_000, (teamId, personId) => `${teamId} ${personId}`, teams.isMember),
+    },
+    tokens: {
+      ...tokens,
+      add: announcing(tokens.add),
+      revoke: announcing(tokens.revoke),
+      grant: cached(10_000, (id) => id, tokens.grant),
+    },
+    links: { ...links, findByCode: cached(10_000, (code) => code, links.findByCode) },
     clicks: pgClicks(pool),
     moderation: pgModeration(pool, random, perform),
     settings,

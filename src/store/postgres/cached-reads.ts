@@ -1,0 +1,53 @@
+import { LruCache } from '../../support/lru-cache.js';
+import type { PgChanges } from './changes.js';
+import type { Queryable } from './query.js';
+
+/**
+ * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
+ * they depend on changed. Each read first catches up with the changes other processes committed (one barrier per
+ * turn of the event loop, shared by every request in it: changes.ts), and everything is forgotten on any change of
+ * links or of access, here or elsewhere, so an answer is never older than the request. A read that a change
+ * overtook while it ran is answered but not kept.
+ */
+export function cachedReads(changes: PgChanges, pool: Queryable) {
+  let generation = 0;
+  const bump = () => void (generation += 1);
+  changes.subscribe(bump);
+  changes.onAccess(bump);
+
+  return {
+    cached<A extends unknown[], V>(maxEntries: number, keyOf: (...args: A) => string, read: (...args: A) => Promise<V>) {
+      const cache = new LruCache<{ value: V }>(maxEntries);
+      let filledIn = generation;
+      return async (...args: A): Promise<V> => {
+        await changes.catchUp();
+        if (filledIn !== generation) {
+          cache.clear();
+          filledIn = generation;
+        }
+        const key = keyOf(...args);
+        const hit = cache.get(key);
+        if (hit) return hit.value;
+        const readIn = generation;
+        const value = await read(...args);
+        if (readIn === generation) {
+          // Shared from now on: a caller changing it would change what every later call is told.
+          if (typeof value === 'object' && value !== null) Object.freeze(value);
+          cache.set(key, { value });
+        }
+        return value;
+      };
+    },
+    /** A write that changes access: every process hears of it before it is answered. */
+    announcing<A extends unknown[], R>(write: (...args: A) => Promise<R>) {
+      return async (...args: A): Promise<R> => {
+        try {
+          return await write(...args);
+        } finally {
+          // Also after a failure: it may have committed before it failed, and forgetting is always safe.
+          await changes.accessChanged(pool);
+        }
+      };
+    },
+  };
+}
