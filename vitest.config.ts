@@ -15,7 +15,6 @@ const SQLITE_FILE_TESTS = [
   'test/e2e/oauth.test.ts',
   'test/e2e/oversized-bodies.test.ts',
   'test/e2e/public-url.test.ts',
-  'test/e2e/random-bodies.test.ts',
   'test/e2e/set-password.test.ts',
   'test/e2e/web.test.ts',
 ];

@@ -9,10 +9,13 @@ import { hasHiddenCharacters } from './hidden-characters.js';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const MAX_EMAIL = 254;
 
-/** An email as stored (trimmed and lowercased: the column is case-insensitive), or null when it is not one. */
+/**
+ * An email as stored (trimmed and lowercased: the column is case-insensitive), or null when it is not one. Control
+ * and bidirectional formatting characters make no address (and PostgreSQL text cannot even hold U+0000).
+ */
 export function emailOrNull(raw: string): string | null {
   const email = raw.trim().toLowerCase();
-  return email.length <= MAX_EMAIL && EMAIL.test(email) ? email : null;
+  return email.length <= MAX_EMAIL && EMAIL.test(email) && !hasHiddenCharacters(email) ? email : null;
 }
 
 /** Shorter passwords fall to guessing even behind scrypt; longer ones are capped so hashing stays cheap. */

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { migrations } from './migrations.js';
+import { NulGuardedClient } from './nul-guard.js';
 
 export type PgPool = pg.Pool;
 
@@ -38,7 +39,7 @@ const types: pg.CustomTypesConfig = {
 
 /** Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. */
 export async function openDatabase(url: string): Promise<PgDatabase> {
-  const pool = new pg.Pool({ connectionString: url, types });
+  const pool = new pg.Pool({ connectionString: url, types, Client: NulGuardedClient });
   // An idle connection that breaks (server restart, network) is dropped by the pool and replaced on the next
   // checkout; without a listener its 'error' event would end the process.
   pool.on('error', () => {});
