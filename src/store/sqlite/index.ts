@@ -3,6 +3,7 @@ import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
 import { openDatabase } from './database.js';
 import { LinkChanges } from './link-changes.js';
+import { sqliteLeases } from './leases.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
@@ -32,6 +33,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
+    leases: sqliteLeases(db),
     changes,
     async close() {
       tokens.close();

@@ -255,4 +255,15 @@ export const migrations: readonly string[] = [
   SET value = json_remove(json_set(value, '$.maxLinksPerTeam', json_extract(value, '$.teamLinks')), '$.teamLinks')
   WHERE key = 'limits' AND json_type(value, '$.teamLinks') IS NOT NULL;
   `,
+  // 10: the codes and names each link change touched, so that processes sharing the file (WORKERS=N, the CLI)
+  // forget just those links from their redirect caches instead of everything whenever another process writes
+  // (click counts, every second). AUTOINCREMENT: a seq is never reused, even after the newest rows are pruned.
+  `
+  CREATE TABLE link_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, keys TEXT NOT NULL);
+  `,
+  // 11: named leases, so that work meant for one process at a time (the daily unsafe-site re-check) runs on one
+  // process however many share the file. until: epoch ms.
+  `
+  CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];
