@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations.js';
 import { registerSpacedText } from './spaced-text.js';
+import { walHeaderLook } from './wal-header.js';
 
 export type Db = Database.Database;
 
@@ -60,17 +61,22 @@ export function changeWatcher(db: Db): () => boolean {
 
 const dataVersions = new WeakMap<Db, () => number>();
 
-/** The connection's data_version, read at most once per task. */
+/**
+ * The connection's data_version, looked at most once per task, and asked of SQLite only when the WAL-index header
+ * changed since the last look (wal-header.ts), so most requests skip the read transaction that several processes
+ * sharing the file contend for.
+ */
 function dataVersionOf(db: Db): () => number {
   let version = dataVersions.get(db);
   if (version) return version;
   const read = db.prepare('PRAGMA data_version').pluck();
+  const headerChanged = walHeaderLook(db) ?? (() => true);
   let value = 0;
   let fresh = false;
   const forget = () => (fresh = false);
   version = () => {
     if (!fresh) {
-      value = read.get() as number;
+      if (headerChanged()) value = read.get() as number;
       fresh = true;
       queueMicrotask(forget);
     }
