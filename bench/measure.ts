@@ -155,6 +155,8 @@ export interface GetLoadOptions {
   warmupSeconds?: number;
   /** Send this many requests in all (no warm-up) instead of running for `seconds`. */
   amount?: number;
+  /** Requests per second in all, at most (autocannon's overallRate); unset, as fast as the server answers. */
+  rate?: number;
 }
 
 export interface GetLoadResult extends LoadResult {
@@ -168,7 +170,7 @@ export interface GetLoadResult extends LoadResult {
  * `non2xx` counts 3xx too, so the result keeps every class apart; latencies are of every answer.
  */
 export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
-  const { url, path, headers, connections = 50, seconds = 8, warmupSeconds = 2, amount } = options;
+  const { url, path, headers, connections = 50, seconds = 8, warmupSeconds = 2, amount, rate } = options;
   const base: Request = { method: 'GET', path: typeof path === 'string' ? path : path(), headers };
   const requests: Request[] =
     typeof path === 'string'
@@ -183,6 +185,7 @@ export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
     timeout: 10,
     requests,
     ...(amount ? { amount } : { warmup: { connections, duration: warmupSeconds } }),
+    ...(rate ? { overallRate: rate } : {}),
   });
   const byClass = { '1xx': result['1xx'], '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] };
   const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));

@@ -77,7 +77,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));
-  const rates = chooseRateLimiter(store, options.sharedRateLimits ?? false);
+  // One process counts in memory, exactly and cheaply; several (WORKERS, or machines sharing PostgreSQL) count in
+  // the database, so that a budget is one budget whichever process answers.
+  const sharedRates = options.sharedRateLimits ?? (config.workers > 1 || config.databaseUrl !== undefined);
+  const rates = chooseRateLimiter(store, sharedRates);
   const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);

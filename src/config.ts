@@ -2,6 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from './paths.js';
 
+const WORKERS_RANGE = { error: 'must be a whole number from 1 to 64' };
+
 /** Environment → validated, frozen configuration. Every variable is documented in the README's table. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -23,6 +25,7 @@ const envSchema = z.object({
   UNSAFE_LIST_FILE: z.string().min(1).optional(),
   SAFE_BROWSING_API_KEY: z.string().min(1).optional(),
   SAFE_BROWSING_URL: z.string().url().default('https://safebrowsing.googleapis.com/v4/threatMatches:find'),
+  WORKERS: z.coerce.number(WORKERS_RANGE).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(64, WORKERS_RANGE).default(1),
 });
 
 export interface Config {
@@ -46,6 +49,8 @@ export interface Config {
   /** Google Safe Browsing v4 Lookup API: the key turns it on; the URL can point at a stand-in. */
   safeBrowsingApiKey: string | undefined;
   safeBrowsingUrl: string;
+  /** Server processes on this machine, sharing the port and the database; 1 is one process without a primary. */
+  workers: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -77,5 +82,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unsafeListFile: e.UNSAFE_LIST_FILE,
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
     safeBrowsingUrl: e.SAFE_BROWSING_URL,
+    workers: e.WORKERS,
   });
 }

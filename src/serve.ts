@@ -1,17 +1,28 @@
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { createApp } from './app.js';
 import { databaseLine } from './support/database-line.js';
+import { serveLine } from './support/serve-line.js';
 import { loadConfig } from './config.js';
 import { guardProcess } from './process-guards.js';
+import { superviseWorkers } from './workers/primary.js';
+import { serveAsWorker } from './workers/worker.js';
 
-/** `npm start` and `shortlinks serve`: serve everything on one port until SIGINT or SIGTERM. */
+/**
+ * `npm start` and `shortlinks serve`: serve everything on one port until SIGINT or SIGTERM. With WORKERS=N above
+ * 1, this process becomes the primary of N worker processes (workers/primary.ts), each of which runs this again.
+ */
 export async function serve(): Promise<void> {
   guardProcess();
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config);
   const created = !existsSync(config.databasePath);
+  // Imported here, so the primary of WORKERS=N, which serves nothing, never loads the app.
+  const { createApp } = await import('./app.js');
   const app = await createApp(config);
+  // WORKERS=1 serves as one process even inside another's cluster (pm2's cluster mode, say).
+  if (config.workers > 1) return serveAsWorker(app);
   const address = await app.listen();
-  console.log(`shortlinks serves ${config.publicUrl} (listening on ${address.address}:${address.port})`);
+  console.log(serveLine(config.publicUrl, address, 1));
   console.log(databaseLine(config.databasePath, created));
   const stop = async (signal: string) => {
     console.log(`${signal}: closing`);

@@ -10,18 +10,27 @@ import { LinkCache, type RedirectTarget } from './link-cache.js';
  */
 export function linkResolver(store: Store, maxEntries?: number) {
   const cache = new LinkCache(maxEntries);
-  store.changes.subscribe((keys) => (keys === null ? cache.clear() : cache.forget(keys)));
+  // Counts the changes told, so a read that a change overtook is not kept (below).
+  let told = 0;
+  store.changes.subscribe((keys) => {
+    told += 1;
+    if (keys === null) cache.clear();
+    else cache.forget(keys);
+  });
 
   return async function resolve(key: string): Promise<RedirectTarget | null> {
     await store.changes.catchUp();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
+    const toldBefore = told;
     let record: LinkRecord | null = null;
     if (looksLikeCode(key)) record = await store.links.findByCode(key);
     else if (isWellFormedName(key)) record = await store.links.findByName(key);
     else return null; // cannot be a link; not worth a cache entry
     const target = record && toTarget(record);
-    cache.set(key, target);
+    // While the read awaited, another request may have changed this link (or caught up with another process's
+    // change) and had it forgotten: what was read may be older than that, so it answers this request only.
+    if (told === toldBefore) cache.set(key, target);
     return target;
   };
 }

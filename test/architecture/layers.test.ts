@@ -21,6 +21,7 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['oauth'], // the authorization server: issues what auth checks
   ['http-facade', 'mcp', 'web', 'redirect'], // the surfaces, each on its own
   ['app.ts', 'process-guards.ts'],
+  ['workers'], // WORKERS=N: the primary and what each worker adds to the app
   ['serve.ts'],
   ['main.ts', 'cli'],
 ];

@@ -39,7 +39,7 @@ beforeAll(async () => {
   // The server's own file, through a second connection: the port the app will wire is not in the store yet.
   db = openDatabase(server.dbPath);
   const links = { ...server.app.ctx.store.links, activeDestinations: sqliteActiveDestinations(db) };
-  recheck = startUnsafeRecheck({ store: { links }, check, clock: server.clock, batchSize: 2, log: () => {} });
+  recheck = startUnsafeRecheck({ store: { links, leases: server.app.ctx.store.leases }, check, clock: server.clock, batchSize: 2, log: () => {} });
   bob = await server.person();
 });
 afterAll(async () => {

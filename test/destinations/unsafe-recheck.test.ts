@@ -40,12 +40,14 @@ function fakeCheck(unsafe: string[]) {
 }
 
 const quiet = { log: () => {} };
+/** Leases that this process always gets; how a lease is shared between processes is tested in leases.test.ts. */
+const leases = { acquire: async () => true };
 
 describe('startUnsafeRecheck', () => {
   it('pages through active links in batches and flags the listed ones', async () => {
     const links = fakeLinks(['https://a.example.com/', 'https://bad.example.com/', 'https://c.example.com/', 'https://bad.example.com/#2', 'not a url']);
     const check = fakeCheck(['https://bad.example.com/']);
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), batchSize: 2, ...quiet });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), batchSize: 2, ...quiet });
     expect(await recheck.runNow()).toEqual({ checked: 4, flagged: 2, skipped: 1 });
     expect(links.rows.map((r) => r.state)).toEqual(['active', 'flagged', 'active', 'flagged', 'active']);
     expect(links.pages).toEqual([[0, 2], [2, 2], [4, 2]]);
@@ -62,7 +64,7 @@ describe('startUnsafeRecheck', () => {
         return { unsafe: new Set(urls), complete: true };
       },
     };
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), ...quiet });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), ...quiet });
     expect(await recheck.runNow()).toMatchObject({ flagged: 0 });
     expect(links.rows.map((r) => r.state)).toEqual(['active', 'disabled']);
     await recheck.stop();
@@ -71,7 +73,7 @@ describe('startUnsafeRecheck', () => {
   it('skips a batch whose look-up throws', async () => {
     const links = fakeLinks(['https://bad.example.com/']);
     const check = { lookupFresh: async () => Promise.reject(new Error('down')) };
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), ...quiet });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), ...quiet });
     expect(await recheck.runNow()).toEqual({ checked: 0, flagged: 0, skipped: 1 });
     await recheck.stop();
   });
@@ -79,7 +81,7 @@ describe('startUnsafeRecheck', () => {
   it('joins a run under way instead of starting another', async () => {
     const links = fakeLinks(['https://a.example.com/']);
     const check = fakeCheck([]);
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), ...quiet });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), ...quiet });
     const [one, two] = [recheck.runNow(), recheck.runNow()];
     expect(one).toBe(two);
     await one;
@@ -91,7 +93,7 @@ describe('startUnsafeRecheck', () => {
     const links = fakeLinks(['https://a.example.com/']);
     const check = fakeCheck([]);
     const lines: string[] = [];
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), intervalMs: 150, log: (line) => lines.push(line) });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), intervalMs: 150, log: (line) => lines.push(line) });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(check.calls).toHaveLength(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -114,7 +116,7 @@ describe('startUnsafeRecheck', () => {
         return { unsafe: new Set<string>(), complete: true };
       },
     };
-    const recheck = startUnsafeRecheck({ store: { links }, check, clock: new TestClock(), batchSize: 1, ...quiet });
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), batchSize: 1, ...quiet });
     const run = recheck.runNow();
     await new Promise((resolve) => setTimeout(resolve, 10));
     let stopped = false;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LinkCache, type RedirectTarget } from '../../src/redirect/link-cache.js';
+import { linkResolver } from '../../src/redirect/resolve.js';
+import type { Store } from '../../src/store/ports.js';
 
 const target = (code: string): RedirectTarget => ({ id: `link_${code}`, code, state: 'active', destination: 'https://example.com/', location: 'https://example.com/' });
 
@@ -42,5 +44,35 @@ describe('the redirect cache', () => {
     const started = performance.now();
     for (let i = 0; i < 200_000; i++) cache.get('k5');
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('the redirect resolver', () => {
+  it('does not keep a read that a change overtook while it awaited', async () => {
+    const listeners: Array<(keys: string[] | null) => void> = [];
+    let destination = 'https://old.example.com/';
+    let reads = 0;
+    let finishRead = () => {};
+    const store = {
+      changes: { subscribe: (listener: (keys: string[] | null) => void) => listeners.push(listener), catchUp: async () => {} },
+      links: {
+        async findByCode(code: string) {
+          reads += 1;
+          const record = { id: `link_${code}`, code, name: null, state: 'active', destination };
+          if (reads === 1) await new Promise<void>((resolve) => (finishRead = resolve));
+          return record;
+        },
+      },
+    } as unknown as Store;
+    const resolve = linkResolver(store);
+    const first = resolve('AbCdEf1');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Another request changes the link and has it forgotten while the first read is still on its way.
+    destination = 'https://new.example.com/';
+    for (const listener of listeners) listener(['AbCdEf1']);
+    finishRead();
+    expect((await first)?.destination).toBe('https://old.example.com/');
+    expect((await resolve('AbCdEf1'))?.destination).toBe('https://new.example.com/');
+    expect(reads).toBe(2);
   });
 });

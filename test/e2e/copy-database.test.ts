@@ -17,6 +17,7 @@ import { pgOperations } from '../../src/store/postgres/operations.js';
 import type { Store } from '../../src/store/ports.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { SQLITE_ONLY_TABLES } from '../../src/store/sqlite/migrations.js';
 import { runCliWith, type Run } from '../helpers/cli.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { newTestDatabase } from '../helpers/shared-postgres.js';
@@ -58,7 +59,7 @@ function sqliteTables(path: string): string[] {
   const db = new Database(path, { readonly: true });
   try {
     const list = db.pragma('table_list') as Array<{ schema: string; name: string; type: string }>;
-    return list.filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_')).map((t) => t.name).sort();
+    return list.filter((t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_') && !SQLITE_ONLY_TABLES.includes(t.name)).map((t) => t.name).sort();
   } finally {
     db.close();
   }
@@ -177,6 +178,8 @@ async function fillDatabase(): Promise<void> {
     // Rate limits as processes share them: a call counted, and a sign-in failure in a row; they carry over too.
     await store.rates.take('calls:person:copied', 600, 60_000, Date.now());
     await store.rates.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
+    // The lease of the daily re-check, as a process holding it leaves it.
+    await store.leases.acquire('unsafe-recheck', 'process-1', new Date(Date.now() + 3_600_000), new Date());
     // What MCP 2025-11-25 sessions share across processes: an ended session, and an answer left for another.
     await store.mcpSessions.end(randomBytes(32), new Date(Date.now() + 86_400_000), new Date());
     await store.mcpSessions.leaveAnswer(randomBytes(32), 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date(Date.now() + 600_000), new Date());

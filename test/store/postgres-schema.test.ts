@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type PgDatabase } from '../../src/store/postgres/database.js';
 import { migrations } from '../../src/store/postgres/migrations.js';
+import { SQLITE_ONLY_TABLES } from '../../src/store/sqlite/migrations.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { newTestDatabase } from '../helpers/shared-postgres.js';
 
@@ -51,7 +52,7 @@ function sqliteSchema() {
     const main = tables.filter((table) => table.schema === 'main' && !table.name.startsWith('sqlite_'));
     const virtual = main.filter((table) => table.type === 'virtual').map((table) => table.name);
     const schema: Record<string, { columns: Column[]; foreignKeys: ForeignKey[] }> = {};
-    for (const { name } of main.filter((table) => table.type === 'table')) {
+    for (const { name } of main.filter((table) => table.type === 'table' && !SQLITE_ONLY_TABLES.includes(table.name))) {
       const columns = db.pragma(`table_info(${name})`) as Array<{ name: string; notnull: number; pk: number }>;
       const keys = db.pragma(`foreign_key_list(${name})`) as Array<{ from: string; table: string; to: string; on_delete: string }>;
       schema[name] = {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,29 @@ describe('cachedRead', () => {
     other.prepare("UPDATE kv SET value = 'two' WHERE key = 'a'").run();
     await nextTurn();
     expect(valueOf('a')).toEqual({ value: 'two' });
+  });
+
+  it("sees another connection's commit in the next task, even in the same turn as a timer that read before it", async () => {
+    // A request read from its socket after another process committed must see the commit, though a timer of the
+    // same turn of the event loop (run before sockets are read) asked SQLite just before that commit.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as { port: number }).port, '127.0.0.1');
+    const socket = await accepted;
+    valueOf('a');
+    const seen = new Promise((resolve) => socket.once('data', () => resolve(valueOf('a'))));
+    setTimeout(() => {
+      client.write('x'); // on loopback, ready to read in this turn's poll phase
+      valueOf('a');
+      other.prepare("UPDATE kv SET value = 'two' WHERE key = 'a'").run();
+    }, 0);
+    try {
+      expect(await seen).toEqual({ value: 'two' });
+    } finally {
+      client.destroy();
+      server.close();
+    }
   });
 
   it('reads inside a transaction from the database and keeps nothing of one rolled back', () => {

@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, HOUR_MS } from '../../src/domain/limits.js';
 import { migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/ports.js';
+import { olderDatabase } from '../helpers/older-database.js';
 
 let dir: string;
 let path: string;
@@ -74,10 +75,9 @@ describe('who counts towards flagging a link', () => {
 describe('migration 8', () => {
   it('marks people without a password (only the CLI makes them) as added by the operator', async () => {
     store.close();
-    // Back to the schema before migration 8, as a database made by an earlier version holds it.
-    const db = new Database(path);
-    db.exec('ALTER TABLE people DROP COLUMN added_by_operator');
-    db.pragma('user_version = 7');
+    // The schema before migration 8 (migrations 1 to 7 applied), as a database made by an earlier version holds it.
+    path = join(dir, 'older.db');
+    const db = olderDatabase(path, 7);
     const insert = db.prepare('INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at) VALUES (?, ?, ?, ?, ?)');
     insert.run('person_cli', 'cli@example.com', null, null, signedUpAt.toISOString());
     insert.run('person_web', 'web@example.com', 'scrypt-hash', signedUpAt.toISOString(), signedUpAt.toISOString());

@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/ports.js';
+import { olderDatabase } from '../helpers/older-database.js';
 
 let dir: string;
 let path: string;
@@ -95,14 +96,14 @@ describe('migration 9', () => {
   it('keeps an operator\'s team link limit, stored as teamLinks before, as maxLinksPerTeam', async () => {
     store.close();
     // As a database made by an earlier version holds it: the limits as set, under the old key.
-    const db = new Database(path);
-    db.pragma('user_version = 8');
+    const older = join(dir, 'older.db');
+    const db = olderDatabase(older, 8);
     db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('limits', ?)").run(JSON.stringify({ teamLinks: 40, perHour: 7 }));
     db.close();
 
-    store = openSqliteStore(path);
+    store = openSqliteStore(older);
     expect(await store.settings.limits()).toEqual({ ...DEFAULT_LIMITS, maxLinksPerTeam: 40, perHour: 7 });
-    const reopened = new Database(path, { readonly: true });
+    const reopened = new Database(older, { readonly: true });
     const stored = JSON.parse(reopened.prepare("SELECT value FROM settings WHERE key = 'limits'").pluck().get() as string);
     reopened.close();
     expect(stored).toEqual({ maxLinksPerTeam: 40, perHour: 7 });

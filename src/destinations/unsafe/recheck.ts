@@ -2,14 +2,22 @@
  * The daily re-check (issue 5, item 3): a destination that was safe when the link was made may be listed as
  * unsafe later. Every active link's destination is asked about again, in batches, and the links now listed are
  * flagged, which puts the warning page in front of their visitors until the operator reviews them.
+ *
+ * Every server process schedules it, but a run first takes a lease in the store for one interval (renewed after
+ * each batch): so with several processes sharing the database (WORKERS=N) it runs on one process at a time, and
+ * once per interval in all, not once per process.
  */
+import { randomUUID } from 'node:crypto';
 import { checkAddress } from '../../domain/destination.js';
-import type { ActiveLink, LinkStore } from '../../store/ports.js';
+import type { ActiveLink, LeaseStore, LinkStore } from '../../store/ports.js';
 import type { Clock } from '../../shared/clock.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
 
 /** The re-check's default interval. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The lease's name in the store. */
+const RECHECK_LEASE = 'unsafe-recheck';
 
 /** What the re-check needs of the links store. */
 export type RecheckLinks = Pick<LinkStore, 'findByCode' | 'setState' | 'activeDestinations'>;
@@ -24,14 +32,17 @@ export interface RecheckResult {
 }
 
 export interface UnsafeRecheck {
-  /** Runs the re-check now (or joins the run under way). */
-  runNow(): Promise<RecheckResult>;
+  /**
+   * Runs the re-check now (or joins the run under way); null, running nothing, while another process holds the
+   * lease (it ran the re-check less than an interval ago, or is running it).
+   */
+  runNow(): Promise<RecheckResult | null>;
   /** No more runs; resolves when the run under way (if any) has stopped after its current batch. */
   stop(): Promise<void>;
 }
 
 export interface RecheckOptions {
-  store: { links: RecheckLinks };
+  store: { links: RecheckLinks; leases: LeaseStore };
   check: Pick<UnsafeSitesCheck, 'lookupFresh'>;
   clock: Clock;
   /** Time between runs; the first run comes one interval after start, not at boot. Default a day. */
@@ -45,8 +56,15 @@ export interface RecheckOptions {
 export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
   const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = (line: string) => console.error(line) } = options;
   const links = store.links;
-  let running: Promise<RecheckResult> | undefined;
+  let running: Promise<RecheckResult | null> | undefined;
   let stopped = false;
+  // This process, as the lease knows it: its pid for an operator reading the table, and a random part, since a
+  // pid is reused.
+  const holder = `${process.pid}-${randomUUID()}`;
+  const holdLease = () => {
+    const now = clock.now();
+    return store.leases.acquire(RECHECK_LEASE, holder, new Date(now.getTime() + intervalMs), now);
+  };
 
   async function flag(link: ActiveLink): Promise<boolean> {
     // Read again: the owner may have changed the destination, or the operator disabled the link, meanwhile.
@@ -86,18 +104,27 @@ export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
         for (const link of group) if (await flag(link)) result.flagged++;
       }
       if (batch.length < batchSize) break;
+      // Renewed, so that a run longer than an interval never meets another process's; lost, it stops here.
+      if (!(await holdLease())) break;
     }
     return result;
   }
 
-  function runNow(): Promise<RecheckResult> {
-    running ??= run().finally(() => (running = undefined));
+  function runNow(): Promise<RecheckResult | null> {
+    running ??= holdLease()
+      .then((held) => (held ? run() : null))
+      .finally(() => (running = undefined));
     return running;
   }
 
   const timer = setInterval(() => {
     runNow().then(
-      (result) => log(`Unsafe-site re-check: ${result.checked} links checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`),
+      (result) =>
+        log(
+          result
+            ? `Unsafe-site re-check: ${result.checked} links checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`
+            : 'Unsafe-site re-check: left to another process, which ran it less than an interval ago.',
+        ),
       (error: unknown) => log(`Unsafe-site re-check failed: ${error instanceof Error ? error.message : String(error)}`),
     );
   }, intervalMs);

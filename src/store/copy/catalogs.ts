@@ -1,4 +1,5 @@
 import type { Db } from '../sqlite/database.js';
+import { SQLITE_ONLY_TABLES } from '../sqlite/migrations.js';
 import type { Queryable } from '../postgres/query.js';
 import { rows } from '../postgres/query.js';
 import type { PgTable, TableReference } from './plan.js';
@@ -6,13 +7,13 @@ import type { PgTable, TableReference } from './plan.js';
 /**
  * SQLite's tables and their columns in order. PRAGMA table_list tells an FTS5 table ('virtual') and the tables it
  * keeps its index in ('shadow') from ordinary ones, so both are left out without naming them: PostgreSQL's
- * trigram index replaces them. sqlite_* tables are SQLite's own bookkeeping.
+ * trigram index replaces them. sqlite_* tables are SQLite's own bookkeeping, and SQLITE_ONLY_TABLES the store's.
  */
 export function sqliteTables(db: Db): Map<string, string[]> {
   const list = db.pragma('table_list') as Array<{ schema: string; name: string; type: string }>;
   const tables = new Map<string, string[]>();
   for (const { schema, name, type } of list) {
-    if (schema !== 'main' || type !== 'table' || name.startsWith('sqlite_')) continue;
+    if (schema !== 'main' || type !== 'table' || name.startsWith('sqlite_') || SQLITE_ONLY_TABLES.includes(name)) continue;
     const columns = db.pragma(`table_info(${quoteName(name)})`) as Array<{ name: string }>;
     tables.set(name, columns.map((column) => column.name));
   }

@@ -6,6 +6,7 @@ import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
 import { openDatabase } from './database.js';
 import { pgIdempotency } from './idempotency.js';
+import { pgLeases } from './leases.js';
 import { pgLinks } from './links.js';
 import { pgMcpSessions } from './mcp-sessions.js';
 import { pgModeration } from './moderation.js';
@@ -67,6 +68,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     passwordLinks: pgPasswordLinks(pool),
     oauth: pgOAuth(pool, random),
     mcpSessions: pgMcpSessions(pool),
+    leases: pgLeases(pool),
     changes,
     async close() {
       await tokens.close();

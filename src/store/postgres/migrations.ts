@@ -290,4 +290,10 @@ export const migrations: readonly string[] = [
 
   CREATE TABLE failure_streaks (key text PRIMARY KEY, failures integer NOT NULL, last_at bigint NOT NULL);
   `,
+  // 4 (SQLite's 13): named leases, so that work meant for one process at a time (the daily unsafe-site re-check)
+  // runs on one process however many share the database. until: epoch ms. (SQLite's 12, link_changes, has no
+  // counterpart: PostgreSQL tells other processes of link changes by LISTEN/NOTIFY, changes.ts.)
+  `
+  CREATE TABLE leases (name text PRIMARY KEY, holder text NOT NULL, until bigint NOT NULL);
+  `,
 ];

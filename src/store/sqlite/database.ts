@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations.js';
 import { registerSpacedText } from './spaced-text.js';
+import { walHeaderLook } from './wal-header.js';
 
 export type Db = Database.Database;
 
@@ -25,34 +26,64 @@ export function openDatabase(path: string): Db {
 }
 
 function migrate(db: Db): void {
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let version = applied; version < migrations.length; version++) {
-    db.transaction(() => {
-      db.exec(migrations[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
-  }
+  if ((db.pragma('user_version', { simple: true }) as number) >= migrations.length) return;
+  // Other processes may open the same new file at this very moment (the workers of WORKERS=N, two servers, the
+  // CLI): how many migrations are applied is read again under the write lock, so each one is applied once.
+  const applyNext = db.transaction((): boolean => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
+    if (applied >= migrations.length) return false;
+    db.exec(migrations[applied]!);
+    db.pragma(`user_version = ${applied + 1}`);
+    return true;
+  });
+  while (applyNext.immediate());
 }
 
 /**
- * Tells whether another connection (the operator CLI) committed since the last call, so caches of operator data
- * (limits, blocklist, links' states) can be dropped on the next request. SQLite is asked at most once per turn of
- * the event loop: a pragma read costs a few microseconds, and requests handled in one turn were all in flight
- * together, so that is as exact as asking for each.
+ * Tells whether another connection (the operator CLI, another worker or server process) committed since the last
+ * call, so caches can be dropped or told what changed. SQLite's data_version is read at most once per task (one
+ * callback of the event loop and the promise jobs it queued), shared by every watcher of the connection: requests
+ * handled in one task were all read from their sockets before it began, so one reading serves them exactly, and a
+ * request that arrives after another process's answer is always handled in a later task, which reads again.
+ * (Once per turn of the event loop was not exact: a reading made by a timer was reused by requests read from
+ * their sockets later in the same turn.)
  */
 export function changeWatcher(db: Db): () => boolean {
-  const read = db.prepare('PRAGMA data_version').pluck();
-  let seen = read.get() as number;
-  let askedThisTurn = false;
+  const version = dataVersionOf(db);
+  let seen = version();
   return () => {
-    if (askedThisTurn) return false;
-    askedThisTurn = true;
-    setImmediate(() => (askedThisTurn = false));
-    const now = read.get() as number;
+    const now = version();
     if (now === seen) return false;
     seen = now;
     return true;
   };
+}
+
+const dataVersions = new WeakMap<Db, () => number>();
+
+/**
+ * The connection's data_version, looked at most once per task, and asked of SQLite only when the WAL-index header
+ * changed since the last look (wal-header.ts), so most requests skip the read transaction that several processes
+ * sharing the file contend for.
+ */
+function dataVersionOf(db: Db): () => number {
+  let version = dataVersions.get(db);
+  if (version) return version;
+  const read = db.prepare('PRAGMA data_version').pluck();
+  const headerChanged = walHeaderLook(db) ?? (() => true);
+  let value = 0;
+  let fresh = false;
+  const forget = () => (fresh = false);
+  version = () => {
+    if (!fresh) {
+      if (headerChanged()) value = read.get() as number;
+      fresh = true;
+      queueMicrotask(forget);
+    }
+    return value;
+  };
+  dataVersions.set(db, version);
+  return version;
 }
 
 /**

@@ -4,6 +4,7 @@ import { cryptoRandom, type Random } from '../../domain/random.js';
 import { openDatabase } from './database.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
+import { sqliteLeases } from './leases.js';
 import { sqliteClicks } from './clicks.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
@@ -39,6 +40,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     passwordLinks: sqlitePasswordLinks(db),
     oauth: sqliteOAuth(db, random),
     mcpSessions: sqliteMcpSessions(db),
+    leases: sqliteLeases(db),
     changes,
     async close() {
       await tokens.close();

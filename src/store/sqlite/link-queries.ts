@@ -7,8 +7,8 @@ import type { LinkChanges } from './link-changes.js';
 
 /**
  * SQLite's answers to the link and moderation operations (store/operations), and `perform`, which runs one
- * operation in one immediate write transaction and tells StoreChanges what it changed once it committed. The write
- * lock is the whole file's, so the team and name locks are already held.
+ * operation in one immediate write transaction and tells StoreChanges what it changed within it. The write lock is
+ * the whole file's, so the team and name locks are already held.
  */
 export function sqliteOperations(db: Db, changes: LinkChanges) {
   const s = statements(db);
@@ -54,17 +54,15 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
   };
 
   return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<LinkQueries, T>) {
-    const transaction = writeTransaction(db, (...args: A) => runNow(operation(...args), queries));
-    return async (...args: A): Promise<T> => {
+    const transaction = writeTransaction(db, (...args: A) => {
       touched = [];
-      try {
-        const result = transaction(...args);
-        changes.changed(...touched);
-        return result;
-      } finally {
-        touched = [];
-      }
-    };
+      const result = runNow(operation(...args), queries);
+      // Logged in this transaction for the other processes on the file, and told to this one's listeners now:
+      // nothing else runs before it commits, and forgetting early is always safe (link-changes.ts).
+      if (touched.length > 0) changes.changed(...touched);
+      return result;
+    });
+    return async (...args: A): Promise<T> => transaction(...args);
   };
 }
 

@@ -288,4 +288,22 @@ export const migrations: readonly string[] = [
 
   CREATE TABLE IF NOT EXISTS failure_streaks (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at INTEGER NOT NULL) WITHOUT ROWID;
   `,
+  // 12: the codes and names each link change touched, so that processes sharing the file (WORKERS=N, the CLI)
+  // forget just those links from their redirect caches instead of everything whenever another process writes
+  // (click counts, every second). AUTOINCREMENT: a seq is never reused, even after the newest rows are pruned.
+  `
+  CREATE TABLE IF NOT EXISTS link_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, keys TEXT NOT NULL);
+  `,
+  // 13: named leases, so that work meant for one process at a time (the daily unsafe-site re-check) runs on one
+  // process however many share the file. until: epoch ms.
+  `
+  CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];
+
+/**
+ * Ordinary tables that only the SQLite store has: the log of link changes processes sharing the file read to keep
+ * their caches exact. PostgreSQL tells other processes by LISTEN/NOTIFY instead, so copy-database leaves it out and
+ * the schema test does not look for it there.
+ */
+export const SQLITE_ONLY_TABLES: readonly string[] = ['link_changes'];

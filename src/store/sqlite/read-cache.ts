@@ -4,7 +4,7 @@ import { changeWatcher, type Db } from './database.js';
 /**
  * A read the API makes on every call (a token's grant, a membership, a link by code), answered from memory while
  * the database is unchanged. Everything is forgotten when another connection commits (data_version, asked once per
- * turn of the event loop, as for every cache of operator data) and when this connection writes any row at all
+ * task, as for every cache of operator data) and when this connection writes any row at all
  * (total_changes(), asked on every read: it costs a tenth of a microsecond and takes no lock, so a token revoked in
  * this process is refused on its very next call, whichever code path revoked it). Reads inside a transaction go to
  * the database, since what they see may yet be rolled back.

@@ -1,0 +1,77 @@
+import cluster, { type Worker } from 'node:cluster';
+import { existsSync } from 'node:fs';
+import type { Config } from '../config.js';
+import { openStore } from '../store/open.js';
+import { databaseLine } from '../support/database-line.js';
+import { serveLine } from '../support/serve-line.js';
+import { RestartBackOff } from './back-off.js';
+
+/**
+ * The primary process of WORKERS=N (node:cluster): it serves nothing itself. It applies the migrations once,
+ * before any worker opens the database, then starts N workers on the one port (cluster's round-robin hands each
+ * new connection to the next worker) and prints the start-up lines once all of them listen. A worker that ends
+ * unexpectedly is started again after a back-off (RestartBackOff). SIGINT or SIGTERM is passed to every worker,
+ * and the primary exits 0 once all of them have closed. A worker that ends before the service first started (the
+ * port taken, a bad database) stops the whole service with exit code 1, as a single process would.
+ */
+export async function superviseWorkers(config: Config): Promise<void> {
+  const created = !existsSync(config.databasePath);
+  // Migrations (each under SQLite's write lock, so never twice in any case) are done before a worker starts.
+  await (await openStore(config)).close();
+
+  const live = new Set<Worker>();
+  const waiting = new Set<NodeJS.Timeout>();
+  const backOff = new RestartBackOff();
+  let started = false;
+  let stopping: { exitCode: number } | null = null;
+  const listening = new Set<Worker>();
+
+  const start = () => live.add(cluster.fork());
+
+  const stop = (signal: NodeJS.Signals, exitCode: number) => {
+    if (stopping) return;
+    stopping = { exitCode };
+    for (const timer of waiting) clearTimeout(timer);
+    waiting.clear();
+    if (live.size === 0) process.exit(exitCode);
+    for (const worker of live) worker.process.kill(signal);
+  };
+
+  cluster.on('listening', (worker, address) => {
+    if (started) return console.log(`Worker ${worker.process.pid} serves in place of the one that ended.`);
+    listening.add(worker);
+    if (listening.size < config.workers) return;
+    started = true;
+    console.log(serveLine(config.publicUrl, { address: address.address ?? '::', port: address.port }, config.workers));
+    console.log(databaseLine(config.databasePath, created));
+  });
+
+  cluster.on('exit', (worker, code, signal) => {
+    live.delete(worker);
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    if (stopping) {
+      if (started && (signal || code !== 0)) console.error(`Worker ${worker.process.pid} ended (${how}) while closing; its last click counts may be lost.`);
+      if (live.size === 0) process.exit(stopping.exitCode);
+      return;
+    }
+    if (!started) {
+      console.error(`A worker ended before the service started (${how}); stopping.`);
+      return stop('SIGTERM', 1);
+    }
+    const wait = backOff.next(Date.now());
+    console.error(`Worker ${worker.process.pid} ended (${how}); another starts in ${wait} ms.`);
+    const timer = setTimeout(() => {
+      waiting.delete(timer);
+      start();
+    }, wait);
+    waiting.add(timer);
+  });
+
+  for (let i = 0; i < config.workers; i++) start();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (!stopping) console.log(`${signal}: closing ${live.size} workers`);
+      stop(signal, 0);
+    });
+  }
+}
