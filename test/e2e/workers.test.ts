@@ -118,6 +118,29 @@ describe('WORKERS=2', () => {
     for (const answer of answers) expect(answer.location).toBe('https://example.com/after');
   });
 
+  it('has one calls-per-minute budget, whichever worker answers', async () => {
+    // A person of their own, whose budget no earlier test used.
+    const email = (await cli('person', 'add', '--email', 'budget@example.com', '--agree-terms')).email;
+    const own = (await cli('team', 'add', '--name', 'Budget', '--owner', email)).id;
+    const theirs = (await cli('token', 'create', '--email', email, '--team', own)).token;
+    const listTeams = async () => {
+      const answer = await send('POST', '/v1/listTeams', { authorization: `Bearer ${theirs}`, 'content-type': 'application/json' }, '{}');
+      return { ...answer, json: JSON.parse(answer.body) };
+    };
+    await cli('limits', 'set', '--calls-per-minute', '20');
+    try {
+      // A new connection per request: the cluster hands them to both workers.
+      const answers = await Promise.all(Array.from({ length: 30 }, listTeams));
+      expect(new Set(answers.map((answer) => answer.servedBy)).size).toBe(2);
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused).toHaveLength(10);
+      for (const answer of refused) expect(answer.json.code).toBe('rate_limited');
+    } finally {
+      await cli('limits', 'set', '--calls-per-minute', '600');
+    }
+  });
+
   it('starts a worker again when one dies, waiting longer after each death in a row', async () => {
     const made = [];
     for (let i = 0; i < 6; i++) made.push((await api('createLink', { team, destination: `https://example.com/kept/${i}` })).json.code);
