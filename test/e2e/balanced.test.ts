@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBalancer, UPSTREAM_HEADER, type Balancer } from '../helpers/balancer.js';
 import { runCli } from '../helpers/cli.js';
+import { testDatabase } from '../helpers/database-env.js';
 import { freePort } from '../helpers/server.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
@@ -15,6 +16,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
  */
 let dir: string;
 let dbPath: string;
+/** Where the servers keep their data: the file, or a PostgreSQL database in the postgres project. */
+let database: Record<string, string>;
 let balancer: Balancer;
 const servers: ServerProcess[] = [];
 let token: string;
@@ -79,12 +82,14 @@ const freshName = (prefix: string) => `${prefix}-${process.pid}-${++names}`;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-balanced-'));
   dbPath = join(dir, 'shared.db');
+  // In the postgres project, both servers and the CLI share a PostgreSQL database instead of the file.
+  database = await testDatabase(dbPath);
   email = (await cli('person', 'add', '--email', 'balanced@example.com', '--agree-terms')).email;
   const team = await newTeam('First');
   token = (await cli('token', 'create', '--email', email, '--team', team)).token;
   await cli('limits', 'set', '--per-hour', '10000', '--per-day', '10000', '--first-week-per-day', '10000', '--changes-per-hour', '10000');
   const port = await freePort();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, ...database };
   servers.push(...(await Promise.all([0, 1].map(() => startServerProcess({ dbPath, env })))));
   balancer = await startBalancer(port, servers.map((server) => server.port));
 });
@@ -222,7 +227,7 @@ describe('two server processes behind a round-robin balancer', () => {
     const codes = ((await listed.json()) as { data: Array<{ code: string }> }).data.map((l) => l.code);
     expect(codes.sort()).toEqual(made.map((l) => l.code).sort());
     // Started again on the same file, the killed server has every one of them too.
-    servers[0] = await startServerProcess({ dbPath, port: killed!.port, env: { PUBLIC_URL: balancer.url } });
+    servers[0] = await startServerProcess({ dbPath, port: killed!.port, env: { PUBLIC_URL: balancer.url, ...database } });
     const again = await fetch(`http://127.0.0.1:${killed!.port}/v1/listLinks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -4,7 +4,6 @@
  * (2025-11-25, sessions) and the official 2026 client must work as against one process; a session id must work on
  * either process for its own person only, and stop working everywhere once ended or expired.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open.js';
+import { databaseEnv, testDatabase } from '../helpers/database-env.js';
 import { SESSION_LIFETIME_MS, SessionIds } from '../../src/mcp/session-id.js';
 import { runCli } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
@@ -51,13 +52,14 @@ async function person(email: string): Promise<Person> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-processes-'));
   dbPath = join(dir, 'shared.db');
+  const database = await testDatabase(dbPath);
   alice = await person('alice@example.com');
   bob = await person('bob@example.com');
   await cli('limits', 'set', '--per-hour', '1000', '--per-day', '1000', '--first-week-per-day', '1000');
   // Both processes answer to the balancer's address, as behind a real one.
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 2; i++) processes.push(await startServerProcess({ dbPath, env: { PUBLIC_URL: publicUrl } }));
+  for (let i = 0; i < 2; i++) processes.push(await startServerProcess({ dbPath, env: { PUBLIC_URL: publicUrl, ...database } }));
   balancer = await startRoundRobin(processes.map((p) => `http://127.0.0.1:${p.port}`), { port });
 }, 60_000);
 afterEach(async () => {
@@ -210,9 +212,10 @@ describe('a session id through two processes is refused with 404', () => {
   });
 
   it('when it expired, or was sealed with another key', async () => {
-    const db = new Database(dbPath, { readonly: true });
-    const secret = Buffer.from(db.prepare("SELECT value FROM settings WHERE key = 'cursor_secret'").pluck().get() as string, 'base64');
-    db.close();
+    // The service's key, read through the store the processes share (SQLite's file, or PostgreSQL).
+    const store = await openStore({ databasePath: dbPath, databaseUrl: databaseEnv(dbPath).DATABASE_URL });
+    const secret = await store.settings.cursorSecret();
+    await store.close();
     const opened = new TestClock(new Date(Date.now() - SESSION_LIFETIME_MS - 60_000));
     const mint = (key: Buffer, clock: TestClock) => {
       const ids = new SessionIds(key, clock);

@@ -10,8 +10,7 @@ import { startDnsServer } from './dns-server.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
 import { TestClock } from './clock.js';
-import { newTestDatabase } from './shared-postgres.js';
-import { rememberDatabaseUrl } from './database-env.js';
+import { testDatabase } from './database-env.js';
 
 // Kept here too for the tests that import it with the server; it lives in clock.ts so the fast tool tests can
 // use it without loading the whole app.
@@ -64,12 +63,9 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
   const url = `http://127.0.0.1:${port}`;
   const dbPath = join(dir, 'test.db');
   const dns = await startDnsServer({}, { a: ['93.184.216.34'] });
-  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATABASE_PATH: dbPath, DNS_SERVERS: dns.servers.join(',') };
   // The postgres project of vitest.config.ts runs the same tests against a fresh PostgreSQL database.
-  if (process.env.SHORTLINKS_TEST_STORE === 'postgres') {
-    env.DATABASE_URL = await newTestDatabase();
-    rememberDatabaseUrl(dbPath, env.DATABASE_URL);
-  }
+  const database = await testDatabase(dbPath);
+  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, ...database, DNS_SERVERS: dns.servers.join(',') };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
   const app = await createApp(config, { ...options, clock });
