@@ -14,12 +14,13 @@ export type Db = Database.Database;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  // The operator CLI and other processes write to the same file; wait for their short transactions. Set first:
+  // switching a new file to WAL needs a lock another process opening it at the same moment may hold.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across a process kill in WAL mode (only an OS crash may lose the last commits).
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // The operator CLI writes to the same file while the server runs; wait for its short transactions.
-  db.pragma('busy_timeout = 5000');
   registerSpacedText(db);
   migrate(db);
   return db;

@@ -101,8 +101,9 @@ ${other}`,
     const rawEmail = text(req, 'email');
     const password = text(req, 'password');
     const next = safeNext(text(req, 'next'));
-    const email = emailOrNull(rawEmail) ?? rawEmail.trim().toLowerCase().slice(0, 254);
-    const keys = [`email:${email}`, `address:${gate.address(req)}`];
+    // What is not an email has no account: it is looked up nowhere and slows down only its address.
+    const email = emailOrNull(rawEmail);
+    const keys = [...(email === null ? [] : [`email:${email}`]), `address:${gate.address(req)}`];
     const nowMs = () => ctx.clock.now().getTime();
 
     const wait = await throttle.begin(keys, nowMs());
@@ -111,7 +112,7 @@ ${other}`,
       const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
       return form(req, res, 'signin', 429, { email: rawEmail, next, alert });
     }
-    const found = password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
+    const found = email !== null && password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
     const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), found?.passwordHash ?? (await decoyHash()));
     if (!found || found.passwordHash === null || !ok) {
       return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
