@@ -387,6 +387,20 @@ if (only.has('postgres')) {
       }
     };
     const hops = { sqlite: await redirect({}), postgres: await redirect(await onPostgres()) };
+    // listLinks with q over a team of SEARCH_LINKS links, as the listLinks section measures it on SQLite.
+    const searching = await start('ours', { ...(await onPostgres()), SEED_LINKS: String(SEARCH_LINKS) });
+    const searches: string[] = [];
+    try {
+      const { url, token, team, seedMs = 0 } = searching.ready;
+      console.log(`  listLinks with q over ${int(SEARCH_LINKS)} links on PostgreSQL (seeded in ${(seedMs / 1000).toFixed(1)} s; 1 connection, 300 requests per term)`);
+      for (const { label, q } of SEARCH_TERMS) {
+        const r = await sequential(url, '/v1/listLinks', auth(token), JSON.stringify({ team, q }));
+        console.log(`    ${label.padEnd(44)} p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(6)} ms  status ${[...r.statuses].join(',')}`);
+        searches.push(`${q} ${ms(r.p50)}/${ms(r.p99)}`);
+      }
+    } finally {
+      await searching.stop();
+    }
     for (const [label, r] of Object.entries(hops)) {
       console.log(`  redirect ${label.padEnd(9)} ${int(r.rps).padStart(7)} req/s p50 ${r.p50} ms  p99 ${r.p99} ms  non-3xx ${int(r.total - r.byClass['3xx'])}  server CPU ${r.cpuPerRequest.toFixed(0)} µs/req`);
     }
@@ -395,6 +409,7 @@ if (only.has('postgres')) {
         `CPU µs/req postgres ${api.postgres.cpuPerRequest.toFixed(0)}, sqlite ${api.sqlite.cpuPerRequest.toFixed(0)}, node ${api.node.cpuPerRequest.toFixed(0)}`,
       `           redirect ${int(hops.postgres.rps)} req/s p99 ${hops.postgres.p99} ms | sqlite ${int(hops.sqlite.rps)} p99 ${hops.sqlite.p99} ms (target p99 < 10 ms on both) | ` +
         `CPU µs/req postgres ${hops.postgres.cpuPerRequest.toFixed(0)}, sqlite ${hops.sqlite.cpuPerRequest.toFixed(0)} (server process only; PostgreSQL's own CPU not counted)`,
+      `           listLinks q p50/p99 ms over ${int(SEARCH_LINKS)} links (target p50 < 5 ms): ${searches.join(' | ')}`,
     );
   } finally {
     await cluster.stop();

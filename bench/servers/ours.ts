@@ -9,7 +9,7 @@ import { startDnsStandIn } from '../dns-stand-in.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { ManySeeded } from '../seed-many.js';
-import { createSampleLink, seedActor, seedLinks } from '../seed.js';
+import { createSampleLink, seedActor, seedLinks, seedLinksPostgres } from '../seed.js';
 import { announce, profileOnRequest } from './child.js';
 
 /**
@@ -37,7 +37,10 @@ const now = new Date();
 const actor = await seedActor(store, now);
 const seedCount = Number(process.env.SEED_LINKS ?? 0);
 const seedStarted = performance.now();
-if (seedCount > 0) seedLinks(config.databasePath, actor, seedCount);
+if (seedCount > 0) {
+  if (databaseUrl) await seedLinksPostgres(databaseUrl, actor, seedCount);
+  else seedLinks(config.databasePath, actor, seedCount);
+}
 const seedMs = performance.now() - seedStarted;
 
 const manyCount = Number(process.env.SEED_REDIRECT_LINKS ?? 0);
