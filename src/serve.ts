@@ -23,7 +23,7 @@ export async function serve(): Promise<void> {
   if (config.workers > 1) return serveAsWorker(app);
   const address = await app.listen();
   console.log(serveLine(config.publicUrl, address, 1));
-  console.log(databaseLine(config.databasePath, created));
+  console.log(databaseLine(config, created));
   const stop = async (signal: string) => {
     console.log(`${signal}: closing`);
     await app.close();

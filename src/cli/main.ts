@@ -38,15 +38,15 @@ export async function run(argv: readonly string[]): Promise<number | null> {
 /** What a command printed, and the line naming the database it used. */
 type Done = Outcome & { where: string };
 
-function whereOf(databasePath: string): string {
-  return databaseLine(databasePath, !existsSync(databasePath));
+function whereOf(database: { databasePath: string; databaseUrl?: string | undefined }): string {
+  return databaseLine(database, !existsSync(database.databasePath));
 }
 
 /** A command against the store, opened from the configuration and closed afterwards. */
 async function runWithStore(load: () => Promise<Command>, args: Args): Promise<Done> {
   const [{ loadConfig }, { openStore }, command] = await Promise.all([import('../config.js'), import('../store/open.js'), load()]);
   const config = loadConfig();
-  const where = whereOf(config.databasePath);
+  const where = whereOf(config);
   const store = await openStore(config);
   try {
     return { ...(await command.execute(args, store, { publicUrl: config.publicUrl })), where };
@@ -63,7 +63,7 @@ async function runWithStore(load: () => Promise<Command>, args: Args): Promise<D
 async function runStandalone(load: () => Promise<StandaloneCommand>, args: Args): Promise<Done> {
   const [{ loadConfig }, command] = await Promise.all([import('../config.js'), load()]);
   const config = loadConfig();
-  return { ...(await command.execute(args, config)), where: whereOf(config.databasePath) };
+  return { ...(await command.execute(args, config)), where: whereOf({ databasePath: config.databasePath }) };
 }
 
 /** The one line an operator sees for any failure; never a stack trace. */

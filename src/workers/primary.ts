@@ -43,7 +43,7 @@ export async function superviseWorkers(config: Config): Promise<void> {
     if (listening.size < config.workers) return;
     started = true;
     console.log(serveLine(config.publicUrl, { address: address.address ?? '::', port: address.port }, config.workers));
-    console.log(databaseLine(config.databasePath, created));
+    console.log(databaseLine(config, created));
   });
 
   cluster.on('exit', (worker, code, signal) => {
