@@ -41,12 +41,16 @@ export function cachedReads(changes: PgChanges, pool: Queryable) {
     /** A write that changes access: every process hears of it before it is answered. */
     announcing<A extends unknown[], R>(write: (...args: A) => Promise<R>) {
       return async (...args: A): Promise<R> => {
+        let result: R;
         try {
-          return await write(...args);
-        } finally {
-          // Also after a failure: it may have committed before it failed, and forgetting is always safe.
-          await changes.accessChanged(pool);
+          result = await write(...args);
+        } catch (error) {
+          // It may have committed before it failed, and forgetting is always safe; the write's own error is the answer.
+          await changes.accessChanged(pool).catch(() => undefined);
+          throw error;
         }
+        await changes.accessChanged(pool);
+        return result;
       };
     },
   };

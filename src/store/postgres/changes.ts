@@ -35,13 +35,10 @@ export class PgChanges implements StoreChanges {
   private listening: pg.Client | null = null;
   private closed = false;
 
-  private constructor(
-    private readonly url: string,
-    private readonly pool: Queryable,
-  ) {}
+  private constructor(private readonly url: string) {}
 
-  static async start(url: string, pool: Queryable): Promise<PgChanges> {
-    const changes = new PgChanges(url, pool);
+  static async start(url: string): Promise<PgChanges> {
+    const changes = new PgChanges(url);
     await changes.listen();
     return changes;
   }
@@ -78,7 +75,20 @@ export class PgChanges implements StoreChanges {
    */
   async accessChanged(db: Queryable): Promise<void> {
     this.tell({ access: true });
-    await this.send(db, JSON.stringify({ access: true, from: this.self } satisfies Message));
+    const payload = JSON.stringify({ access: true, from: this.self } satisfies Message);
+    // The write has committed; if telling the others fails, they would keep it in memory. Try again a few times,
+    // and say so loudly if it still fails.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(db, payload);
+      } catch (error) {
+        if (attempt === 3) {
+          console.error('Could not tell the other processes of a change of access; they may answer from memory until the next change:', (error as Error).message);
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
@@ -111,15 +121,21 @@ export class PgChanges implements StoreChanges {
     await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
   }
 
+  /**
+   * Sent on the listening connection itself, which receives its own notifications in commit order like everyone
+   * else's: no wait for a pooled connection, so a busy pool cannot make a healthy listener look lost.
+   */
   private async barrier(): Promise<void> {
+    const client = this.listening;
+    if (!client) return this.tell({ anything: true });
     const id = `${this.self}:${++this.barriers}`;
     const arrived = new Promise<void>((resolve) => this.waiting.set(id, resolve));
-    const timer = setTimeout(() => this.lost(), BARRIER_TIMEOUT_MS);
+    const timer = setTimeout(() => this.lost(client), BARRIER_TIMEOUT_MS);
     try {
-      await this.send(this.pool, JSON.stringify({ barrier: id } satisfies Message));
+      await this.send(client, JSON.stringify({ barrier: id } satisfies Message));
       await arrived;
     } catch {
-      this.lost();
+      this.lost(client);
     } finally {
       clearTimeout(timer);
       this.waiting.delete(id);
@@ -132,10 +148,17 @@ export class PgChanges implements StoreChanges {
       if (message.channel !== CHANNEL || message.payload === undefined) return;
       this.receive(message.payload);
     });
-    client.on('error', () => this.lost());
-    client.on('end', () => this.lost());
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    // Only about this connection: a late event of one given up earlier must not end its successor.
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) return void (await client.end().catch(() => undefined));
     this.listening = client;
   }
 
@@ -162,13 +185,13 @@ export class PgChanges implements StoreChanges {
    * The listening connection broke or stopped answering: what was missed is unknown, so everything is told as
    * changed, waiting barriers are let go, and a new connection is made in the background.
    */
-  private lost(): void {
-    const client = this.listening;
+  private lost(client: pg.Client): void {
+    if (client !== this.listening) return;
     this.listening = null;
     this.tell({ anything: true });
     for (const release of this.waiting.values()) release();
-    if (!client || this.closed) return;
     void client.end().catch(() => undefined);
+    if (this.closed) return;
     const retry = () => {
       if (this.closed) return;
       this.listen().then(() => this.tell({ anything: true }), () => setTimeout(retry, 1_000).unref());

@@ -28,7 +28,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   const db = await openDatabase(url);
   let changes: PgChanges;
   try {
-    changes = await PgChanges.start(url, db.pool);
+    changes = await PgChanges.start(url);
   } catch (error) {
     await db.close();
     throw error;

@@ -13,15 +13,18 @@ export function pgOperations(pool: pg.Pool, changes: PgChanges) {
   return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<LinkQueries, T>) {
     return async (...args: A): Promise<T> => {
       let touched: Array<string | null> = [];
-      const result = await transaction(pool, async (client) => {
-        // A run again after a deadlock starts afresh: what an earlier attempt touched never committed.
-        touched = [];
-        const value = await runAwaiting(operation(...args), pgLinkQueries(client, touched) as never);
-        if (touched.length > 0) await changes.notifyLinks(client, touched);
-        return value;
-      });
-      if (touched.length > 0) changes.told(touched);
-      return result;
+      try {
+        return await transaction(pool, async (client) => {
+          // A run again after a deadlock starts afresh: what an earlier attempt touched never committed.
+          touched = [];
+          const value = await runAwaiting(operation(...args), pgLinkQueries(client, touched) as never);
+          if (touched.length > 0) await changes.notifyLinks(client, touched);
+          return value;
+        });
+      } finally {
+        // Also when it failed: a COMMIT whose answer was lost may have gone through, and forgetting is always safe.
+        if (touched.length > 0) changes.told(touched);
+      }
     };
   };
 }
