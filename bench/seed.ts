@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { BatchInsert } from '../src/store/copy/insert.js';
 import { issueToken } from '../src/auth/personal-token.js';
 import { generateCode } from '../src/domain/code.js';
 import { LinkIds } from '../src/domain/ids.js';
@@ -118,36 +119,22 @@ export async function seedLinksPostgres(url: string, actor: Actor, count: number
     const ids = new LinkIds(cryptoRandom);
     const codes = new Set<string>();
     await client.query('BEGIN');
-    let batch: unknown[][] = [];
-    /** `(… $n …)` for each row, `shape` making a row's SQL from its parameters' placeholders. */
-    const placeholders = (rows: number, width: number, shape = (p: string[]) => `(${p.join(', ')})`) =>
-      Array.from({ length: rows }, (_, r) => shape(Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`))).join(', ');
-    const flush = async () => {
-      if (batch.length === 0) return;
-      await client.query(`INSERT INTO codes (code) VALUES ${placeholders(batch.length, 1)}`, batch.map((row) => row[1]));
-      const named = batch.filter((row) => row[2] !== null);
-      if (named.length > 0) {
-        await client.query(
-          `INSERT INTO names (name, team_id, link_id, retired) VALUES ${placeholders(named.length, 3, (p) => `(${p.join(', ')}, false)`)}`,
-          named.flatMap((row) => [row[2], actor.teamId, row[0]]),
-        );
-      }
-      const link = (p: string[]) => `(${p.slice(0, 6).join(', ')}, 'active', ${p[6]})`;
-      await client.query(
-        `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at) VALUES ${placeholders(batch.length, 7, link)}`,
-        batch.flatMap((row) => [row[0], actor.teamId, row[1], row[2], row[3], row[4], row[5]]),
-      );
-      batch = [];
+    const table = (name: string, columns: string[]) => new BatchInsert(client, name, columns, false);
+    const inserts = {
+      codes: table('codes', ['code']),
+      names: table('names', ['name', 'team_id', 'link_id', 'retired']),
+      links: table('links', ['id', 'team_id', 'code', 'name', 'destination', 'note', 'state', 'created_at']),
     };
     for (const row of seedRows(count)) {
       const { id, createdAt } = ids.next(row.at);
       let drawn = generateCode(cryptoRandom);
       while (codes.has(drawn)) drawn = generateCode(cryptoRandom);
       codes.add(drawn);
-      batch.push([id, drawn, row.name, row.destination, row.note, createdAt.toISOString()]);
-      if (batch.length === 1000) await flush();
+      await inserts.codes.add([drawn]);
+      if (row.name !== null) await inserts.names.add([row.name, actor.teamId, id, false]);
+      await inserts.links.add([id, actor.teamId, drawn, row.name, row.destination, row.note, 'active', createdAt.toISOString()]);
     }
-    await flush();
+    for (const insert of Object.values(inserts)) await insert.flush();
     await client.query('COMMIT');
     // The trigram index's pending entries are merged by (auto)vacuum; a deployment gets there on its own.
     await client.query('VACUUM ANALYZE links');

@@ -19,7 +19,7 @@ export class BatchInsert {
   written = 0;
 
   constructor(
-    private readonly client: pg.PoolClient,
+    private readonly client: pg.ClientBase,
     private readonly table: string,
     columns: readonly string[],
     overrideIdentity: boolean,

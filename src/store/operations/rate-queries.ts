@@ -7,6 +7,33 @@ export interface CallRow {
   seq: number;
 }
 
+export interface CallEnds {
+  oldest: CallRow;
+  newest: CallRow;
+}
+
+/** countedEnds' statement, with the placeholders of an adapter's SQL (key, now, key). */
+export function countedEndsSql(key: string, now: string, sameKey: string): string {
+  const calls = (k: string) => `SELECT until, seq FROM rate_events WHERE key = ${k}`;
+  return `SELECT o.until AS "oldestUntil", o.seq AS "oldestSeq", n.until AS "newestUntil", n.seq AS "newestSeq"
+    FROM (${calls(key)} AND until > ${now} ORDER BY until, seq LIMIT 1) o,
+         (${calls(sameKey)} ORDER BY until DESC, seq DESC LIMIT 1) n`;
+}
+
+/** The row of countedEnds' statement. */
+export interface CallEndsRow {
+  oldestUntil: number;
+  oldestSeq: number;
+  newestUntil: number;
+  newestSeq: number;
+}
+
+/** countedEnds' answer from its row. */
+export function callEnds(row: CallEndsRow | null | undefined): CallEnds | null {
+  if (!row) return null;
+  return { oldest: { until: row.oldestUntil, seq: row.oldestSeq }, newest: { until: row.newestUntil, seq: row.newestSeq } };
+}
+
 /**
  * What the rate operations (rates.ts) ask of an adapter, one SQL statement each, answered inside the operation's
  * transaction. Written as the answers' types; an adapter that answers over a connection answers each as a promise.
@@ -17,13 +44,13 @@ export interface RateQueries {
    * adding to it is atomic across processes (SQLite's write transaction already holds the whole file).
    */
   lockKeys(keys: readonly string[]): void;
-  /** The key's oldest call still counted at `nowMs`. */
-  oldestCounted(key: string, nowMs: number): CallRow | null;
-  newestCall(key: string): CallRow | null;
+  /**
+   * The key's oldest call still counted at `nowMs` and its newest call, in one statement (a take is on the path of
+   * every API call); null when none is counted.
+   */
+  countedEnds(key: string, nowMs: number): CallEnds | null;
   /** The key's call `offset` places before its newest. */
   nthNewestCall(key: string, offset: number): CallRow | null;
-  /** Drops the key's calls that stopped counting by `nowMs`. */
-  dropUncounted(key: string, nowMs: number): void;
   addCall(key: string, until: number, seq: number): void;
   /** Drops every key's calls that stopped counting by `nowMs` (any process may, for keys nobody calls again). */
   sweepCalls(nowMs: number): void;

@@ -33,9 +33,9 @@ export function rateOperations() {
   let streaksSweptAt = -Infinity;
 
   function* windowOf(key: string, limit: number, nowMs: number): Op<KeyWindow> {
-    const oldest = yield* q.oldestCounted(key, nowMs);
-    if (!oldest) return { counted: 0, decidingUntil: 0, last: null };
-    const last = (yield* q.newestCall(key))!;
+    const ends = yield* q.countedEnds(key, nowMs);
+    if (!ends) return { counted: 0, decidingUntil: 0, last: null };
+    const { oldest, newest: last } = ends;
     const counted = last.seq - oldest.seq + 1;
     // Only when a lowered limit left more counted than it allows: when the newest `limit` begin.
     const deciding = counted > limit ? (yield* q.nthNewestCall(key, limit - 1))! : oldest;
@@ -58,10 +58,8 @@ export function rateOperations() {
         yield* q.sweepCalls(nowMs);
       }
       const windows: KeyWindow[] = [];
-      for (const [key, limit] of keys) {
-        yield* q.dropUncounted(key, nowMs);
-        windows.push(yield* windowOf(key, limit, nowMs));
-      }
+      // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
+      for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
       if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
         return keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs));
       }

@@ -1,6 +1,8 @@
 import { LruCache } from '../../support/lru-cache.js';
 import type { PgChanges } from './changes.js';
-import type { Queryable } from './query.js';
+import type pg from 'pg';
+import type { AccessWrite } from './access-writes.js';
+import { transaction } from './query.js';
 
 /**
  * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
@@ -9,7 +11,7 @@ import type { Queryable } from './query.js';
  * links or of access, here or elsewhere, so an answer is never older than the request. A read that a change
  * overtook while it ran is answered but not kept.
  */
-export function cachedReads(changes: PgChanges, pool: Queryable) {
+export function cachedReads(changes: PgChanges, pool: pg.Pool) {
   let generation = 0;
   const bump = () => void (generation += 1);
   changes.subscribe(bump);
@@ -38,20 +40,18 @@ export function cachedReads(changes: PgChanges, pool: Queryable) {
         return value;
       };
     },
-    /** A write that changes access: every process hears of it before it is answered. */
-    announcing<A extends unknown[], R>(write: (...args: A) => Promise<R>) {
-      return async (...args: A): Promise<R> => {
-        let result: R;
-        try {
-          result = await write(...args);
-        } catch (error) {
-          // It may have committed before it failed, and forgetting is always safe; the write's own error is the answer.
-          await changes.accessChanged(pool).catch(() => undefined);
-          throw error;
-        }
-        await changes.accessChanged(pool);
-        return result;
-      };
-    },
+    /** How writes that change access run: each tells every process within its own transaction (access-writes.ts). */
+    accessWrite: (async (work) => {
+      try {
+        return await transaction(pool, async (client) => {
+          const result = await work(client);
+          await changes.notifyAccess(client);
+          return result;
+        });
+      } finally {
+        // Also when it failed: a COMMIT whose answer was lost may have gone through, and forgetting is always safe.
+        changes.accessTold();
+      }
+    }) as AccessWrite,
   };
 }

@@ -35,10 +35,13 @@ export class PgChanges implements StoreChanges {
   private listening: pg.Client | null = null;
   private closed = false;
 
-  private constructor(private readonly url: string) {}
+  private constructor(
+    private readonly url: string,
+    private readonly pool: Queryable,
+  ) {}
 
-  static async start(url: string): Promise<PgChanges> {
-    const changes = new PgChanges(url);
+  static async start(url: string, pool: Queryable): Promise<PgChanges> {
+    const changes = new PgChanges(url, pool);
     await changes.listen();
     return changes;
   }
@@ -69,26 +72,14 @@ export class PgChanges implements StoreChanges {
     this.accessListeners.push(listener);
   }
 
-  /**
-   * After a committed change of tokens, memberships or agreement to the terms: tells this process at once and every
-   * other one before the write is answered, so a request that starts after the answer finds it.
-   */
-  async accessChanged(db: Queryable): Promise<void> {
+  /** Within a transaction that changed access (tokens, memberships, agreeing to the terms): tells every process at commit. */
+  async notifyAccess(client: Queryable): Promise<void> {
+    await this.send(client, JSON.stringify({ access: true, from: this.self } satisfies Message));
+  }
+
+  /** After such a transaction ended (committed, or perhaps: forgetting is always safe): tells this process. */
+  accessTold(): void {
     this.tell({ access: true });
-    const payload = JSON.stringify({ access: true, from: this.self } satisfies Message);
-    // The write has committed; if telling the others fails, they would keep it in memory. Try again a few times,
-    // and say so loudly if it still fails.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.send(db, payload);
-      } catch (error) {
-        if (attempt === 3) {
-          console.error('Could not tell the other processes of a change of access; they may answer from memory until the next change:', (error as Error).message);
-          throw error;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      }
-    }
   }
 
   /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
@@ -122,20 +113,25 @@ export class PgChanges implements StoreChanges {
   }
 
   /**
-   * Sent on the listening connection itself, which receives its own notifications in commit order like everyone
-   * else's: no wait for a pooled connection, so a busy pool cannot make a healthy listener look lost.
+   * Sent on a pooled connection, so barriers of successive turns travel side by side rather than queueing on the
+   * listener's one connection. The listener is given up only when its own barrier does not come back in time once
+   * sent; a pool too busy to send it is not the listener's fault, and the waiting requests are told "anything".
    */
   private async barrier(): Promise<void> {
     const client = this.listening;
     if (!client) return this.tell({ anything: true });
     const id = `${this.self}:${++this.barriers}`;
     const arrived = new Promise<void>((resolve) => this.waiting.set(id, resolve));
-    const timer = setTimeout(() => this.lost(client), BARRIER_TIMEOUT_MS);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.send(client, JSON.stringify({ barrier: id } satisfies Message));
-      await arrived;
+      await this.send(this.pool, JSON.stringify({ barrier: id } satisfies Message));
     } catch {
-      this.lost(client);
+      this.waiting.delete(id);
+      return this.tell({ anything: true });
+    }
+    try {
+      timer = setTimeout(() => this.lost(client), BARRIER_TIMEOUT_MS);
+      await arrived;
     } finally {
       clearTimeout(timer);
       this.waiting.delete(id);

@@ -28,7 +28,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   const db = await openDatabase(url);
   let changes: PgChanges;
   try {
-    changes = await PgChanges.start(url);
+    changes = await PgChanges.start(url, db.pool);
   } catch (error) {
     await db.close();
     throw error;
@@ -37,25 +37,21 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   const perform = pgOperations(pool, changes);
   const settings = pgSettings(pool, changes);
   changes.onSettings(() => settings.forget());
-  // What every API call reads is kept in memory behind StoreChanges (cached-reads.ts); what changes access says so.
-  const { cached, announcing } = cachedReads(changes, pool);
-  const people = pgPeople(pool, random);
-  const teams = pgTeams(pool, random);
-  const tokens = pgTokens(pool, random);
+  // What every API call reads is kept in memory behind StoreChanges (cached-reads.ts); writes that change access
+  // tell every process within their own transaction.
+  const { cached, accessWrite } = cachedReads(changes, pool);
+  const people = pgPeople(pool, random, accessWrite);
+  const teams = pgTeams(pool, random, accessWrite);
+  const tokens = pgTokens(pool, random, accessWrite);
   const links = pgLinks(pool, random, new LinkIds(random), perform);
   return {
-    people: { ...people, agreeTerms: announcing(people.agreeTerms) },
+    people,
     teams: {
       ...teams,
-      add: announcing(teams.add),
-      addMember: announcing(teams.addMember),
-      removeMember: announcing(teams.removeMember),
       isMember: cached(10_000, (teamId, personId) => `${teamId} ${personId}`, teams.isMember),
     },
     tokens: {
       ...tokens,
-      add: announcing(tokens.add),
-      revoke: announcing(tokens.revoke),
       grant: cached(10_000, (id) => id, tokens.grant),
     },
     links: { ...links, findByCode: cached(10_000, (code) => code, links.findByCode) },

@@ -11,8 +11,8 @@ import { pgLinkSearch } from './search.js';
 /** The PostgreSQL LinkStore: reads here, changes as the shared operations (store/operations/links.ts). */
 export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: ReturnType<typeof pgOperations>): LinkStore {
   const operations = linkOperations(random, ids);
-  const by = (column: 'code' | 'name') => async (value: string) =>
-    value.includes('\0') ? null : row<LinkRecord>(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.${column} = $1`, [value]);
+  const by = (column: 'code' | 'name') => (value: string) =>
+    row<LinkRecord>(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.${column} = $1`, [value]);
   return {
     create: perform(operations.create),
     findByCode: by('code'),

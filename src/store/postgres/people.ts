@@ -2,6 +2,7 @@ import { EmailTaken, type Person, type PeopleStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { PgPool } from './database.js';
+import { silentAccessWrite, type AccessWrite } from './access-writes.js';
 import { row } from './query.js';
 import { PERSON_COLUMNS } from './rows.js';
 
@@ -14,7 +15,7 @@ const UNIQUE_VIOLATION = '23505';
  */
 const BY_EMAIL = 'lower(p.email) = lower($1)';
 
-export function pgPeople(pool: PgPool, random: Random): PeopleStore {
+export function pgPeople(pool: PgPool, random: Random, accessWrite: AccessWrite = silentAccessWrite(pool)): PeopleStore {
   return {
     async add({ email, passwordHash, agreedTerms, addedByOperator = false }, now) {
       const at = now.toISOString();
@@ -47,10 +48,10 @@ export function pgPeople(pool: PgPool, random: Random): PeopleStore {
       return { person, passwordHash };
     },
     async agreeTerms(id, now) {
-      await pool.query('UPDATE people SET agreed_terms_at = $1 WHERE id = $2 AND agreed_terms_at IS NULL', [
-        now.toISOString(),
-        id,
-      ]);
+      // Agreeing to the terms changes what the person's tokens may do: told to every process (access-writes.ts).
+      await accessWrite((client) =>
+        client.query('UPDATE people SET agreed_terms_at = $1 WHERE id = $2 AND agreed_terms_at IS NULL', [now.toISOString(), id]),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RateStore } from '../ports.js';
-import type { CallRow, RateQueries } from '../operations/rate-queries.js';
+import { callEnds, countedEndsSql, type CallEndsRow, type CallRow, type RateQueries } from '../operations/rate-queries.js';
 import { rateStore } from '../operations/rates.js';
 import { runAwaiting } from '../operations/steps.js';
 import type { Streak } from '../../support/rate-limiter.js';
@@ -40,10 +40,8 @@ export function pgRateQueries(client: Queryable): Answers {
            SELECT DISTINCT hashtextextended(k, ${KEY_LOCK_SEED}) FROM unnest($1::text[]) AS k ORDER BY 1)) AS h`,
         [keys],
       ),
-    oldestCounted: (key, nowMs) => call('AND until > $2 ORDER BY until, seq LIMIT 1', [key, nowMs]),
-    newestCall: (key) => call('ORDER BY until DESC, seq DESC LIMIT 1', [key]),
+    countedEnds: async (key, nowMs) => callEnds(await row<CallEndsRow>(client, countedEndsSql('$1', '$2', '$1'), [key, nowMs])),
     nthNewestCall: (key, offset) => call('ORDER BY until DESC, seq DESC LIMIT 1 OFFSET $2', [key, offset]),
-    dropUncounted: (key, nowMs) => run('DELETE FROM rate_events WHERE key = $1 AND until <= $2', [key, nowMs]),
     addCall: (key, until, seq) => run('INSERT INTO rate_events (key, until, seq) VALUES ($1, $2, $3)', [key, until, seq]),
     sweepCalls: (nowMs) =>
       run(

@@ -18,8 +18,6 @@ export function pgLinkSearch(db: Queryable) {
       where += ` AND l.state = $${values.length}`;
     }
     if (q !== null && q !== '') {
-      // PostgreSQL text cannot hold NUL, so nothing stored contains it (and it cannot be sent as a parameter).
-      if (q.includes('\0')) return [];
       values.push(q);
       where += ` AND link_search_text(l.code, l.name, l.destination, l.note) LIKE link_search_pattern($${values.length})`;
     }

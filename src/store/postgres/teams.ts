@@ -2,7 +2,8 @@ import type { Member, Team, TeamStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { PgPool } from './database.js';
-import { changed, row, rows, transaction } from './query.js';
+import { silentAccessWrite, type AccessWrite } from './access-writes.js';
+import { changed, row, rows } from './query.js';
 import { BYTES } from './rows.js';
 
 const TEAM = 't.id, t.name, t.created_at AS "createdAt"';
@@ -11,15 +12,15 @@ const INSERT_MEMBER = `INSERT INTO members (team_id, person_id, role, added_at) 
   ON CONFLICT (team_id, person_id) DO NOTHING`;
 
 /**
- * Teams and their members. isMember is read from the database on every call, unlike SQLite's in-memory copy:
- * another process may remove a member at any time, and nothing here would hear of it.
+ * Teams and their members. Making a team and adding or removing a member change access: they run as `accessWrite`,
+ * which tells every process (memberships are kept in memory in front of this store, index.ts).
  */
-export function pgTeams(pool: PgPool, random: Random): TeamStore {
+export function pgTeams(pool: PgPool, random: Random, accessWrite: AccessWrite = silentAccessWrite(pool)): TeamStore {
   return {
     async add({ name, ownerId }, now) {
       const team: Team = { id: newId('team', random), name, createdAt: now.toISOString() };
       // The team never exists without its owner.
-      await transaction(pool, async (client) => {
+      await accessWrite(async (client) => {
         await client.query('INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)', [team.id, name, team.createdAt]);
         await client.query(INSERT_MEMBER, [team.id, ownerId, 'owner', team.createdAt]);
       });
@@ -42,10 +43,10 @@ export function pgTeams(pool: PgPool, random: Random): TeamStore {
       return (await row(pool, 'SELECT 1 FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) !== null;
     },
     async addMember(teamId, personId, now) {
-      return (await changed(pool, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0;
+      return accessWrite(async (client) => (await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0);
     },
     async removeMember(teamId, personId) {
-      return (await changed(pool, 'DELETE FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) > 0;
+      return accessWrite(async (client) => (await changed(client, 'DELETE FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) > 0);
     },
     async members(teamId) {
       // Owners first, then by email as SQLite's COLLATE NOCASE column sorts it: ASCII letters folded, then bytes

@@ -3,7 +3,8 @@ import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { batchedTouches } from '../token-touches.js';
 import type { PgPool } from './database.js';
-import { changed, row, rows } from './query.js';
+import { silentAccessWrite, type AccessWrite } from './access-writes.js';
+import { changed, row, rows, type Queryable } from './query.js';
 import { BYTES } from './rows.js';
 
 const TOKEN = `t.id, t.person_id AS "personId", t.team_id AS "teamId", t.scopes, t.limited, t.created_at AS "createdAt",
@@ -20,10 +21,11 @@ function fromRow<T extends TokenRecord>(found: TokenRow<T>): T {
 const TOUCH_FLUSH_MS = 5_000;
 
 /**
- * Personal access tokens. The grant is read from the database on every call, unlike SQLite's in-memory copy: a
- * token revoked by another process (the operator CLI, another worker) must be refused on its very next call.
+ * Personal access tokens. Making and revoking one change access: they run as `accessWrite`, which tells every
+ * process (grants are kept in memory in front of this store, index.ts), so a revoked token is refused on its very
+ * next call wherever it lands.
  */
-export function pgTokens(pool: PgPool, random: Random): TokenStore & { close(): Promise<void> } {
+export function pgTokens(pool: PgPool, random: Random, accessWrite: AccessWrite = silentAccessWrite(pool)): TokenStore & { close(): Promise<void> } {
   // One statement per batch. A time only moves forward: other processes write their own batches, maybe later.
   const touches = batchedTouches(async (batch) => {
     await pool.query(
@@ -37,10 +39,12 @@ export function pgTokens(pool: PgPool, random: Random): TokenStore & { close(): 
     async add({ personId, teamId, scopes, limited, secretHash }, now) {
       const id = newId('tok', random);
       const at = now.toISOString();
-      await pool.query(
-        `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, secretHash, personId, teamId, scopes && JSON.stringify(scopes), limited, at],
+      await accessWrite((client) =>
+        client.query(
+          `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [id, secretHash, personId, teamId, scopes && JSON.stringify(scopes), limited, at],
+        ),
       );
       return { id, personId, teamId, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
     },
@@ -64,7 +68,9 @@ export function pgTokens(pool: PgPool, random: Random): TokenStore & { close(): 
       return found.map(fromRow);
     },
     async revoke(id, now) {
-      return (await changed(pool, 'UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now.toISOString(), id])) > 0;
+      const revoking = (client: Queryable) =>
+        changed(client, 'UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now.toISOString(), id]);
+      return (await accessWrite(revoking)) > 0;
     },
     async touch(id, now) {
       touches.record(id, now);

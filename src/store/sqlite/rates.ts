@@ -1,5 +1,5 @@
 import type { RateStore } from '../ports.js';
-import type { CallRow, RateQueries } from '../operations/rate-queries.js';
+import { callEnds, countedEndsSql, type CallEndsRow, type CallRow, type RateQueries } from '../operations/rate-queries.js';
 import { rateStore } from '../operations/rates.js';
 import { runNow, type Steps } from '../operations/steps.js';
 import type { Streak } from '../../support/rate-limiter.js';
@@ -39,10 +39,8 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
 function open(path: string): { db: Db; queries: RateQueries } {
   const db = openDatabase(path);
   const row = 'SELECT until, seq FROM rate_events WHERE key = ?';
-  const oldestCounted = db.prepare<[string, number], CallRow>(`${row} AND until > ? ORDER BY until, seq LIMIT 1`);
-  const newest = db.prepare<[string], CallRow>(`${row} ORDER BY until DESC, seq DESC LIMIT 1`);
+  const countedEnds = db.prepare<[string, number, string], CallEndsRow>(countedEndsSql('?', '?', '?'));
   const nthNewest = db.prepare<[string, number], CallRow>(`${row} ORDER BY until DESC, seq DESC LIMIT 1 OFFSET ?`);
-  const dropUncounted = db.prepare<[string, number]>('DELETE FROM rate_events WHERE key = ? AND until <= ?');
   const addCall = db.prepare<[string, number, number]>('INSERT INTO rate_events (key, until, seq) VALUES (?, ?, ?)');
   const sweepCalls = db.prepare<[number]>('DELETE FROM rate_events WHERE until <= ?');
   const streak = db.prepare<[string], Streak>('SELECT failures, last_at AS lastAt FROM failure_streaks WHERE key = ?');
@@ -56,10 +54,8 @@ function open(path: string): { db: Db; queries: RateQueries } {
   const sweepStreaks = db.prepare<[number]>('DELETE FROM failure_streaks WHERE last_at < ?');
   const queries: RateQueries = {
     lockKeys: () => undefined,
-    oldestCounted: (key, nowMs) => oldestCounted.get(key, nowMs) ?? null,
-    newestCall: (key) => newest.get(key) ?? null,
+    countedEnds: (key, nowMs) => callEnds(countedEnds.get(key, nowMs, key)),
     nthNewestCall: (key, offset) => nthNewest.get(key, offset) ?? null,
-    dropUncounted: (key, nowMs) => void dropUncounted.run(key, nowMs),
     addCall: (key, until, seq) => void addCall.run(key, until, seq),
     sweepCalls: (nowMs) => void sweepCalls.run(nowMs),
     streak: (key) => streak.get(key) ?? null,
