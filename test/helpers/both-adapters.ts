@@ -14,6 +14,7 @@ import { pgSettings } from '../../src/store/postgres/settings.js';
 import { pgTeams } from '../../src/store/postgres/teams.js';
 import { pgTokens } from '../../src/store/postgres/tokens.js';
 import { pgWebSessions } from '../../src/store/postgres/web-sessions.js';
+import { transaction } from '../../src/store/postgres/query.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { newTestDatabase } from './shared-postgres.js';
@@ -58,7 +59,7 @@ export function postgresPorts(pool: PgPool, random: Random) {
     tokens: pgTokens(pool, random),
     clicks: pgClicks(pool),
     // Nothing else writes the settings in these tests: there is nothing to catch up with or tell.
-    settings: pgSettings(pool, { catchUp: async () => undefined, notifySettings: async () => undefined }),
+    settings: pgSettings(pool, { catchUp: async () => undefined, announced: (db, _kind, work) => transaction(db, work) }),
     idempotency: pgIdempotency(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),

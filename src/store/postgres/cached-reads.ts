@@ -2,7 +2,6 @@ import { LruCache } from '../../support/lru-cache.js';
 import type { PgChanges } from './changes.js';
 import type pg from 'pg';
 import type { AccessWrite } from './access-writes.js';
-import { transaction } from './query.js';
 
 /**
  * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
@@ -41,17 +40,6 @@ export function cachedReads(changes: PgChanges, pool: pg.Pool) {
       };
     },
     /** How writes that change access run: each tells every process within its own transaction (access-writes.ts). */
-    accessWrite: (async (work) => {
-      try {
-        return await transaction(pool, async (client) => {
-          const result = await work(client);
-          await changes.notifyAccess(client);
-          return result;
-        });
-      } finally {
-        // Also when it failed: a COMMIT whose answer was lost may have gone through, and forgetting is always safe.
-        changes.accessTold();
-      }
-    }) as AccessWrite,
+    accessWrite: ((work) => changes.announced(pool, 'access', work)) as AccessWrite,
   };
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { StoreChanges } from '../ports.js';
-import type { Queryable } from './query.js';
+import { transaction, type Queryable } from './query.js';
 
 const CHANNEL = 'shortlinks_changes';
 /** NOTIFY payloads stop at 8,000 bytes; a change touching more keys than fit is told as "anything". */
@@ -72,14 +72,23 @@ export class PgChanges implements StoreChanges {
     this.accessListeners.push(listener);
   }
 
-  /** Within a transaction that changed access (tokens, memberships, agreeing to the terms): tells every process at commit. */
-  async notifyAccess(client: Queryable): Promise<void> {
-    await this.send(client, JSON.stringify({ access: true, from: this.self } satisfies Message));
-  }
-
-  /** After such a transaction ended (committed, or perhaps: forgetting is always safe): tells this process. */
-  accessTold(): void {
-    this.tell({ access: true });
+  /**
+   * Runs a write that changes access (tokens, memberships, agreeing to the terms) or settings (limits, blocklist)
+   * in one transaction on `pool`, telling every process within it, so the news commits with the change or not at
+   * all; this process is told as the transaction ends, whether or not it went through (a COMMIT whose answer was
+   * lost may have: forgetting is always safe).
+   */
+  async announced<T>(pool: pg.Pool, kind: 'access' | 'settings', work: (client: Queryable) => Promise<T>): Promise<T> {
+    const news = kind === 'access' ? ({ access: true } as const) : ({ settings: true } as const);
+    try {
+      return await transaction(pool, async (client) => {
+        const result = await work(client);
+        await this.send(client, JSON.stringify({ ...news, from: this.self } satisfies Message));
+        return result;
+      });
+    } finally {
+      this.tell(news);
+    }
   }
 
   /** Within a transaction that changed links: tells every process at commit (see told() for this one). */
@@ -88,11 +97,6 @@ export class PgChanges implements StoreChanges {
     const payload = JSON.stringify({ keys: touched, from: this.self } satisfies Message);
     const anything = JSON.stringify({ anything: true, from: this.self } satisfies Message);
     await this.send(client, payload.length <= MAX_PAYLOAD ? payload : anything);
-  }
-
-  /** Within a transaction that changed settings: tells every process at commit. */
-  async notifySettings(client: Queryable): Promise<void> {
-    await this.send(client, JSON.stringify({ settings: true, from: this.self } satisfies Message));
   }
 
   /** After this process's own transaction committed: told at once, without waiting for the notification's echo. */

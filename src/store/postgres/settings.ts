@@ -3,7 +3,7 @@ import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
 import { limitsFrom } from '../stored-limits.js';
 import type { PgPool } from './database.js';
-import { changed, row, rows, transaction, type Queryable } from './query.js';
+import { changed, row, rows, type Queryable } from './query.js';
 
 interface Cached {
   limits: Limits;
@@ -23,8 +23,8 @@ export type PgSettings = SettingsStore & {
 export interface SettingsChanges {
   /** Resolves once every change committed elsewhere before the call has been heard (and forget() called). */
   catchUp(): Promise<void>;
-  /** Within the writing transaction: tells every process, at commit, that the settings changed. */
-  notifySettings(client: Queryable): Promise<void>;
+  /** Runs a write of settings in one transaction that tells every process, this one as it ends (changes.ts). */
+  announced<T>(pool: PgPool, kind: 'settings', work: (client: Queryable) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -61,17 +61,10 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
     return loading;
   };
 
-  /**
-   * Runs a write in a transaction that tells every process at commit, then drops the cache whether or not it went
-   * through (it may have committed and then failed).
-   */
+  /** A write, told to every process with it; this one forgets as it ends, whether or not it went through. */
   const writing = async <T>(write: (client: Queryable) => Promise<T>): Promise<T> => {
     try {
-      return await transaction(pool, async (client) => {
-        const result = await write(client);
-        await changes.notifySettings(client);
-        return result;
-      });
+      return await changes.announced(pool, 'settings', write);
     } finally {
       forget();
     }
