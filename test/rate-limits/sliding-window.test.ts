@@ -11,7 +11,7 @@ import { eachTestWith, LIMITERS, ReferenceLog } from './limiters.js';
 const MINUTE = 60_000;
 const SECOND = 1_000;
 
-describe.each(LIMITERS)('the sliding window, %s', (_name, make) => {
+describe.each(LIMITERS)('the sliding window, %s', (name, make) => {
   const limiter = eachTestWith(make);
 
   /** `count` takes at `at`; how many were allowed. */
@@ -83,6 +83,30 @@ describe.each(LIMITERS)('the sliding window, %s', (_name, make) => {
     expect((await limiter().peek('a', 5, MINUTE, 10 * SECOND)).remaining).toBe(5);
     const taken = await limiter().takeAll([['a', 5], ['c', 1]], MINUTE, 10 * SECOND);
     expect(taken.map((answer) => [answer.allowed, answer.remaining])).toEqual([[true, 4], [true, 0]]);
+  });
+
+  it('answers takes made at once from one key as if made one after another, and lets exactly the limit through', async () => {
+    await limiter().take('k', 5, MINUTE, 0);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => limiter().take('k', 5, MINUTE, 10 * SECOND)));
+    // Which take got which place may differ where processes race; the places given out may not.
+    const places = answers.map(({ allowed, remaining, resetSeconds }) => [allowed, remaining, resetSeconds]);
+    places.sort((a, b) => Number(b[1]) - Number(a[1]) || Number(b[0]) - Number(a[0]));
+    expect(places).toEqual([[true, 3, 50], [true, 2, 50], [true, 1, 50], [true, 0, 50], ...Array(8).fill([false, 0, 50])]);
+    expect(await limiter().peek('k', 5, MINUTE, 10 * SECOND)).toEqual({ allowed: false, limit: 5, remaining: 0, resetSeconds: 50 });
+  });
+
+  it('answers takes made at once from an empty key with the first of them deciding when the window frees', async () => {
+    const answers = await Promise.all(Array.from({ length: 3 }, () => limiter().takeAll([['a', 2], ['b', 3]], MINUTE, 0)));
+    const allowed = answers.filter((both) => both.every((answer) => answer.allowed));
+    expect(allowed).toHaveLength(2);
+    expect(answers.flat().map((answer) => answer.resetSeconds)).toEqual(Array(6).fill(60));
+    expect((await limiter().peek('b', 3, MINUTE, 0)).remaining).toBe(1);
+    // Where processes take turns, which of these goes first is a race, and so are the answers.
+    if (name.includes('taking turns')) return;
+    // Made at once with one at 0 s, two a minute on, when the first has left: the first of the two decides.
+    const later = await Promise.all([0, MINUTE + SECOND, MINUTE + SECOND].map((at) => limiter().take('c', 5, MINUTE, at)));
+    expect(later.map((answer) => answer.resetSeconds)).toEqual([60, 60, 60]);
+    expect(later.map((answer) => answer.remaining).sort()).toEqual([3, 4, 4]);
   });
 
   it('answers every call as the rule written out plainly does, and never allows more than the limit in any window', async () => {

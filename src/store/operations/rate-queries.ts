@@ -7,6 +7,11 @@ export interface CallRow {
   seq: number;
 }
 
+/** A call to add: a row of `rate_events` with its key. */
+export interface CallOf extends CallRow {
+  key: string;
+}
+
 export interface CallEnds {
   oldest: CallRow;
   newest: CallRow;
@@ -51,7 +56,8 @@ export interface RateQueries {
   countedEnds(key: string, nowMs: number): CallEnds | null;
   /** The key's call `offset` places before its newest. */
   nthNewestCall(key: string, offset: number): CallRow | null;
-  addCall(key: string, until: number, seq: number): void;
+  /** Adds the calls, in one statement however many. */
+  addCalls(calls: readonly CallOf[]): void;
   /** Drops every key's calls that stopped counting by `nowMs` (any process may, for keys nobody calls again). */
   sweepCalls(nowMs: number): void;
   streak(key: string): Streak | null;

@@ -1,7 +1,8 @@
 import { streakEnded, streakWaitMs, windowAnswer, type RateKey, type SlowdownRule, type WindowAnswer } from '../../support/rate-limiter.js';
 import type { RateStore } from '../ports.js';
-import { q, type CallRow, type RateQueries } from './rate-queries.js';
+import { q, type CallOf, type CallRow, type RateQueries } from './rate-queries.js';
 import type { Steps } from './steps.js';
+import { batchedTakes } from './take-batches.js';
 
 type Op<T> = Steps<RateQueries, T>;
 
@@ -51,7 +52,11 @@ export function rateOperations() {
       return asItStands(yield* windowOf(key, limit, nowMs), limit, windowMs, nowMs);
     },
 
-    *takeAll(keys: readonly RateKey[], windowMs: number, nowMs: number): Op<WindowAnswer[]> {
+    /**
+     * `calls` takes of every key, one after another, as if each were its own operation: the answers of each take
+     * in turn. A take refused leaves the window as it was, so every take after it is refused alike.
+     */
+    *takeAll(keys: readonly RateKey[], windowMs: number, nowMs: number, calls = 1): Op<WindowAnswer[][]> {
       yield* q.lockKeys(keys.map(([key]) => key));
       if (nowMs - sweptAt >= SWEEP_EVERY_MS) {
         sweptAt = nowMs;
@@ -60,16 +65,27 @@ export function rateOperations() {
       const windows: KeyWindow[] = [];
       // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
       for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
-      if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
-        return keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs));
+      const added: CallOf[] = [];
+      const answers: WindowAnswer[][] = [];
+      for (let call = 0; call < calls; call++) {
+        if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
+          answers.push(keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs)));
+          continue;
+        }
+        answers.push(
+          keys.map(([key, limit], i) => {
+            const { counted, decidingUntil, last } = windows[i]!;
+            const until = Math.max(nowMs + windowMs, last?.until ?? 0);
+            const seq = (last?.seq ?? 0) + 1;
+            added.push({ key, until, seq });
+            // With none counted before, the call just added is the oldest, so it decides.
+            const deciding = counted > 0 ? decidingUntil : until;
+            windows[i] = { counted: counted + 1, decidingUntil: deciding, last: { until, seq } };
+            return windowAnswer(true, limit, counted + 1, deciding - windowMs, windowMs, nowMs);
+          }),
+        );
       }
-      const answers: WindowAnswer[] = [];
-      for (const [i, [key, limit]] of keys.entries()) {
-        const { counted, decidingUntil, last } = windows[i]!;
-        const until = Math.max(nowMs + windowMs, last?.until ?? 0);
-        yield* q.addCall(key, until, (last?.seq ?? 0) + 1);
-        answers.push(windowAnswer(true, limit, counted + 1, (counted > 0 ? decidingUntil : until) - windowMs, windowMs, nowMs));
-      }
+      if (added.length > 0) yield* q.addCalls(added);
       return answers;
     },
 
@@ -110,7 +126,7 @@ export type PerformRate = <A extends unknown[], T>(operation: (...args: A) => Op
 /** The RateStore of an adapter that runs the rate operations with `perform`: the same ports over any database. */
 export function rateStore(perform: PerformRate): RateStore {
   const operations = rateOperations();
-  const takeAll = perform(operations.takeAll, true);
+  const takeAll = batchedTakes(perform(operations.takeAll, true));
   return {
     take: async (key, limit, windowMs, nowMs) => (await takeAll([[key, limit]], windowMs, nowMs))[0]!,
     peek: perform(operations.peek, false),

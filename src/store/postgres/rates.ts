@@ -42,7 +42,12 @@ export function pgRateQueries(client: Queryable): Answers {
       ),
     countedEnds: async (key, nowMs) => callEnds(await row<CallEndsRow>(client, countedEndsSql('$1', '$2', '$1'), [key, nowMs])),
     nthNewestCall: (key, offset) => call('ORDER BY until DESC, seq DESC LIMIT 1 OFFSET $2', [key, offset]),
-    addCall: (key, until, seq) => run('INSERT INTO rate_events (key, until, seq) VALUES ($1, $2, $3)', [key, until, seq]),
+    addCalls: (calls) =>
+      run('INSERT INTO rate_events (key, until, seq) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])', [
+        calls.map((c) => c.key),
+        calls.map((c) => c.until),
+        calls.map((c) => c.seq),
+      ]),
     sweepCalls: (nowMs) =>
       run(
         `DELETE FROM rate_events WHERE (key, until, seq) IN (

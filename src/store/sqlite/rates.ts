@@ -56,7 +56,9 @@ function open(path: string): { db: Db; queries: RateQueries } {
     lockKeys: () => undefined,
     countedEnds: (key, nowMs) => callEnds(countedEnds.get(key, nowMs, key)),
     nthNewestCall: (key, offset) => nthNewest.get(key, offset) ?? null,
-    addCall: (key, until, seq) => void addCall.run(key, until, seq),
+    addCalls: (calls) => {
+      for (const { key, until, seq } of calls) addCall.run(key, until, seq);
+    },
     sweepCalls: (nowMs) => void sweepCalls.run(nowMs),
     streak: (key) => streak.get(key) ?? null,
     putStreak: (key, failures, lastAt) => void putStreak.run(key, failures, lastAt),
