@@ -23,14 +23,17 @@ export function pgOAuth(pool: PgPool, random: Random): OAuthStore {
 
   const saveClient = async (client: OAuthClient) => {
     const { id, kind, secretHash, name, redirectUris, metadata, createdAt, freshUntil } = client;
-    await pool.query(
+    // A newer copy of a metadata document keeps the first copy's createdAt: answered as stored.
+    const stored = await row<{ createdAt: string }>(
+      pool,
       `INSERT INTO oauth_clients (id, kind, secret_hash, name, redirect_uris, metadata, created_at, fresh_until)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris,
-         metadata = excluded.metadata, fresh_until = excluded.fresh_until`,
+         metadata = excluded.metadata, fresh_until = excluded.fresh_until
+       RETURNING created_at AS "createdAt"`,
       [id, kind, secretHash, name, JSON.stringify(redirectUris), JSON.stringify(metadata), createdAt, freshUntil],
     );
-    return client;
+    return { ...client, createdAt: stored!.createdAt };
   };
 
   return {

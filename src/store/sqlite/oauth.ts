@@ -14,7 +14,8 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
     `INSERT INTO oauth_clients (id, kind, secret_hash, name, redirect_uris, metadata, created_at, fresh_until)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris,
-       metadata = excluded.metadata, fresh_until = excluded.fresh_until`,
+       metadata = excluded.metadata, fresh_until = excluded.fresh_until
+     RETURNING created_at AS createdAt`,
   );
   const clientById = db.prepare(`SELECT ${CLIENT} FROM oauth_clients WHERE id = ?`);
   const purgeClients = db.prepare(
@@ -69,8 +70,9 @@ export function sqliteOAuth(db: Db, random: Random): OAuthStore {
 
   const saveClient = (client: OAuthClient) => {
     const { id, kind, secretHash, name, redirectUris, metadata, createdAt, freshUntil } = client;
-    insertClient.run(id, kind, secretHash, name, JSON.stringify(redirectUris), JSON.stringify(metadata), createdAt, freshUntil);
-    return client;
+    // A newer copy of a metadata document keeps the first copy's createdAt: answered as stored.
+    const stored = insertClient.get(id, kind, secretHash, name, JSON.stringify(redirectUris), JSON.stringify(metadata), createdAt, freshUntil) as { createdAt: string };
+    return { ...client, createdAt: stored.createdAt };
   };
 
   const saveCode = writeTransaction(db, (code: Parameters<OAuthStore['saveCode']>[0], now: Date): string => {

@@ -55,8 +55,10 @@ export function oauth(open: OpenStore): void {
           ...first, name: 'Assistant 2', redirectUris: ['https://assistant.example/cb'], metadata: { client_name: 'Assistant 2' },
           freshUntil: at(3 * HOUR_MS).toISOString(),
         };
-        await s.store.oauth.saveMetadataDocument(second, at(2 * HOUR_MS));
-        expect(await s.store.oauth.client(id)).toMatchObject({ ...second, kind, secretHash: null });
+        const resaved = await s.store.oauth.saveMetadataDocument(second, at(2 * HOUR_MS));
+        // The first copy's createdAt stays, and the answer says so.
+        expect(resaved).toEqual({ ...second, kind, secretHash: null, createdAt: T0.toISOString() });
+        expect(await s.store.oauth.client(id)).toEqual(resaved);
       });
 
       it('purges old registered clients and stale metadata documents that no person has a grant with', async () => {
