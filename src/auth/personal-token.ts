@@ -18,12 +18,18 @@ function hashSecret(secret: string): Buffer {
 export async function issueToken(
   store: Store,
   random: Random,
-  input: { personId: string; teamId: string; scopes: string[] | null; limited: boolean },
+  input: { personId: string; teamId: string; label?: string | null; scopes: string[] | null; limited: boolean },
   now: Date,
 ): Promise<{ token: string; record: TokenRecord }> {
   const secret = randomString(random, 40);
   const record = await store.tokens.add({ ...input, secretHash: hashSecret(secret) }, now);
   return { token: `sl_${record.id.slice('tok_'.length)}_${secret}`, record };
+}
+
+/** The id of the token's row (`tok_…`), or null when `token` does not look like a personal token. */
+export function tokenIdOf(token: string): string | null {
+  const match = TOKEN_PATTERN.exec(token);
+  return match ? `tok_${match[1]}` : null;
 }
 
 /** The bearer token of an `Authorization` header, or null. */

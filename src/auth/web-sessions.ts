@@ -105,7 +105,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** The request's cookies (only the first of a repeated name counts). */
-function cookiesOf(req: Request): Record<string, string> {
+export function cookiesOf(req: Request): Record<string, string> {
   const cookies: Record<string, string> = {};
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');

@@ -13,6 +13,7 @@ export const OPTIONS = {
   name: { type: 'string' },
   owner: { type: 'string' },
   team: { type: 'string' },
+  label: { type: 'string' },
   scopes: { type: 'string' },
   limited: { type: 'boolean' },
   // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
@@ -44,8 +45,9 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'team add': { flags: ['name', 'owner'], positionals: [], load: async () => (await import('./team.js')).teamAdd },
   'member add': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberAdd },
   'member remove': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberRemove },
+  'member promote': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberPromote },
   'token create': {
-    flags: ['email', 'team', 'scopes', 'limited'],
+    flags: ['email', 'team', 'label', 'scopes', 'limited'],
     positionals: [],
     load: async () => (await import('./token.js')).tokenCreate,
   },
@@ -78,8 +80,9 @@ export const USAGE = `Usage: shortlinks <command> [--json]
                                                  links and the person's web sessions end
   team add --name N --owner E                    the owner becomes the team's first member
   member add --team TEAM_ID --email E
-  member remove --team TEAM_ID --email E
-  token create --email E --team TEAM_ID [--scopes op1,op2] [--limited]
+  member remove --team TEAM_ID --email E         anyone but the team's only owner
+  member promote --team TEAM_ID --email E        makes a member an owner of the team too
+  token create --email E --team TEAM_ID [--label L] [--scopes op1,op2] [--limited]
                                                  prints the token once; it is stored only as a hash
   token revoke TOKEN_ID
   link flag|disable|restore CODE                 restore also resolves the link's reports and reviews

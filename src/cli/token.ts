@@ -1,4 +1,5 @@
-import { issueToken } from '../auth/personal-token.js';
+import { issueToken, tokenIdOf as idOfToken } from '../auth/personal-token.js';
+import { TOKEN_LABEL_RULE, tokenLabelOf } from '../domain/account-rules.js';
 import { cryptoRandom } from '../domain/random.js';
 import type { Store, TokenRecord } from '../store/ports.js';
 import { optional, quote, required, single, type Args } from './args.js';
@@ -31,15 +32,25 @@ async function parseScopes(raw: string | undefined): Promise<string[] | null> {
   return scopes;
 }
 
-/** `token create --email E --team TEAM_ID [--scopes op1,op2] [--limited]`: a token acting as the person, for the team. */
+function parseLabel(raw: string | undefined): string | null {
+  const checked = tokenLabelOf(raw ?? '');
+  if (checked === null) throw usageError(`--label: ${TOKEN_LABEL_RULE}`);
+  return checked.label;
+}
+
+/**
+ * `token create --email E --team TEAM_ID [--label L] [--scopes op1,op2] [--limited]`: a token acting as the person,
+ * for the team.
+ */
 export async function createToken(args: Args, store: Store, now = new Date()): Promise<CreatedToken> {
+  const label = parseLabel(optional(args, 'label'));
   const scopes = await parseScopes(optional(args, 'scopes'));
   const person = await personByEmail(store, required(args, 'email'));
   const team = await teamById(store, required(args, 'team'));
   if (!(await store.teams.isMember(team.id, person.id))) {
     throw dataError(`${person.email} is not a member of team ${team.id}`);
   }
-  const input = { personId: person.id, teamId: team.id, scopes, limited: args.values['limited'] === true };
+  const input = { personId: person.id, teamId: team.id, label, scopes, limited: args.values['limited'] === true };
   const { token, record } = await issueToken(store, cryptoRandom, input, now);
   return { ...record, token };
 }
@@ -47,8 +58,7 @@ export async function createToken(args: Args, store: Store, now = new Date()): P
 /** A token's id from what an operator may paste: the id itself, or the whole token (say, one found leaked). */
 function tokenIdOf(raw: string): string {
   const value = raw.trim();
-  const whole = /^sl_([A-Za-z0-9]{16})_[A-Za-z0-9]{40}$/.exec(value);
-  return whole ? `tok_${whole[1]}` : value;
+  return idOfToken(value) ?? value;
 }
 
 /** `token revoke TOKEN_ID`: the token stops working at once. Revoking a revoked token changes nothing. */
@@ -68,7 +78,7 @@ const scopesText = (record: TokenRecord) => (record.scopes === null ? 'all opera
 
 export const tokenCreate = defineCommand(createToken, (created) =>
   [
-    `created token ${created.id} for ${created.personId} in ${created.teamId}` +
+    `created token ${created.id}${created.label === null ? '' : ` ${quote(created.label)}`} for ${created.personId} in ${created.teamId}` +
       ` (scopes: ${scopesText(created)}${created.limited ? '; limited to its team' : ''})`,
     created.token,
     'This is the only time the token is shown: store it now.',

@@ -36,3 +36,18 @@ export function teamNameOrNull(raw: string): string | null {
   const name = raw.trim();
   return name === '' || name.length > MAX_TEAM_NAME || hasHiddenCharacters(name) ? null : name;
 }
+
+export const MAX_TOKEN_LABEL = 100;
+
+/** What the web app shows beside the field and the CLI prints when a label breaks the rule below. */
+export const TOKEN_LABEL_RULE = `A label is at most ${MAX_TOKEN_LABEL} characters, without control characters.`;
+
+/**
+ * A token's label as stored: trimmed, null when nothing is left (a label is optional); null when it breaks the rule
+ * instead: over 100 characters, or control or bidirectional formatting characters (as team names).
+ */
+export function tokenLabelOf(raw: string): { label: string | null } | null {
+  const label = raw.trim();
+  if (label.length > MAX_TOKEN_LABEL || hasHiddenCharacters(label)) return null;
+  return { label: label === '' ? null : label };
+}

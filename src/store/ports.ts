@@ -1,5 +1,6 @@
 import type { Limits } from '../domain/limits.js';
 import type { LinkState } from '../domain/link-state.js';
+import type { Promotion, Refusal, Removal, TeamActor, TeamRole } from '../domain/team-roles.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 
 /**
@@ -71,6 +72,8 @@ export interface TokenRecord {
   id: string;
   personId: string;
   teamId: string;
+  /** What the person called it, to tell their tokens apart (domain/account-rules.ts, tokenLabelOf); null: none. */
+  label: string | null;
   /** Operation names the token may call; null for every operation. */
   scopes: string[] | null;
   /** Limited to its team's record. */
@@ -145,24 +148,41 @@ export interface TeamStore {
   /** The person's teams by name, then id. */
   listForPerson(personId: string, page: Page<[string, string]>): Promise<Team[]>;
   isMember(teamId: string, personId: string): Promise<boolean>;
-  /** False when the person already was a member. */
+  /** False when the person already was a member, or the team is gone. */
   addMember(teamId: string, personId: string, now: Date): Promise<boolean>;
-  /** False when the person was not a member. */
-  removeMember(teamId: string, personId: string): Promise<boolean>;
+  /**
+   * Removes `personId` from the team, or says why not, judged on the members as they are within the removal
+   * (domain/team-roles.ts): anyone may leave, only an owner or the operator removes others, and the only owner
+   * stays. Their tokens for the team answer `token_record_left` from then on.
+   */
+  removeMember(teamId: string, personId: string, by: TeamActor): Promise<Removal>;
+  /** Owners only (and the operator): makes a member an owner too, or says why not ('already' changes nothing). */
+  makeOwner(teamId: string, personId: string, by: TeamActor): Promise<Promotion>;
   /** The team's members, owners first, then by email. */
   members(teamId: string): Promise<Member[]>;
+  /** How many live links the team holds; null when there is no such team. */
+  linkCount(teamId: string): Promise<number | null>;
+  /** Owners only (and the operator): the renamed team, or why not. The name is checked by the caller. */
+  rename(teamId: string, name: string, by: TeamActor): Promise<Team | Refusal>;
+  /**
+   * Owners only (and the operator): deletes the team with its links and memberships, or says why not. The links
+   * go as deleteLink would take them: every process stops redirecting them at once, and their codes and names are
+   * never issued again. Tokens made for the team stay, answering `token_record_left`.
+   */
+  delete(teamId: string, by: TeamActor): Promise<{ links: number } | Refusal>;
 }
 
 export interface Member {
   personId: string;
   email: string;
-  role: 'owner' | 'member';
+  role: TeamRole;
   addedAt: string;
 }
 
 export interface TokenStore {
+  /** `label` is checked by the caller; absent means none. */
   add(
-    input: { personId: string; teamId: string; scopes: string[] | null; limited: boolean; secretHash: Buffer },
+    input: { personId: string; teamId: string; label?: string | null; scopes: string[] | null; limited: boolean; secretHash: Buffer },
     now: Date,
   ): Promise<TokenRecord>;
   grant(id: string): Promise<TokenGrant | null>;

@@ -1,5 +1,6 @@
 import { apiError } from '../errors.js';
 import { linkNotFound } from '../domain/link-state.js';
+import { teamNotFound } from '../domain/team-roles.js';
 import type { LinkRecord, Team } from '../store/ports.js';
 import type { ToolContext } from './define-tool.js';
 import type { Caller } from '../shared/caller.js';
@@ -38,10 +39,6 @@ async function memberTeam(ctx: ToolContext, caller: Caller, teamId: string): Pro
   const team = await ctx.store.teams.get(teamId);
   if (!team || !(await ctx.store.teams.isMember(teamId, caller.personId))) throw teamNotFound();
   return team;
-}
-
-function teamNotFound() {
-  return apiError.notFound('No team with that id is among your teams.', 'team');
 }
 
 export function outside() {

@@ -8,6 +8,8 @@ import { assistantsPage } from './pages/assistants.js';
 import { dashboardPages } from './pages/dashboard.js';
 import { faviconRoutes } from './pages/favicon.js';
 import { developerPages } from './pages/developers.js';
+import { teamDeletionPages } from './pages/team-deletion.js';
+import { teamMemberPages } from './pages/team-members.js';
 import { teamPages } from './pages/teams.js';
 import { setPasswordPages } from './pages/set-password.js';
 import { welcomePages } from './pages/welcome.js';
@@ -80,6 +82,8 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   welcomePages(app, pageDeps);
   dashboardPages(app, pageDeps);
   teamPages(app, pageDeps);
+  teamMemberPages(app, pageDeps);
+  teamDeletionPages(app, pageDeps);
   developerPages(app, pageDeps);
   assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });
 

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hashPassword } from '../../src/auth/password.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startServer, type TestServer } from '../helpers/server.js';
@@ -10,6 +11,7 @@ import { call, startServer, type TestServer } from '../helpers/server.js';
  * pages go (they have none): sign up, agree to the terms, make a team, make a token, and use it on the API.
  */
 const SCREENSHOT = join(tmpdir(), 'shortlinks-dashboard.png');
+const PASSWORD = 'a good long password';
 
 let server: TestServer;
 let browser: Browser;
@@ -32,7 +34,7 @@ describe('the web app in a browser', () => {
       await page.goto(`${server.url}/`);
       await page.getByRole('link', { name: 'Sign up' }).first().click();
       await page.getByLabel('Email', { exact: true }).fill('browser@example.com');
-      await page.getByLabel('Password', { exact: true }).fill('a good long password');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign up' }).click();
 
       await page.waitForURL(`${server.url}/welcome`);
@@ -49,11 +51,17 @@ describe('the web app in a browser', () => {
 
       await page.getByRole('navigation').getByRole('link', { name: 'Developers' }).click();
       await page.getByLabel('Team', { exact: true }).selectOption(teamId);
+      await page.getByLabel('Label (optional)', { exact: true }).fill('From the browser');
       await page.getByLabel('createLink', { exact: true }).check();
       await page.getByLabel('listLinks', { exact: true }).check();
       await page.getByRole('button', { name: 'Make token' }).click();
+      // Post/redirect/get: the answer to the form is the Developers page itself, showing the token once.
+      await page.waitForURL(`${server.url}/developers`);
       const token = await page.getByLabel('Token', { exact: true }).inputValue();
       expect(token).toMatch(/^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/);
+      await page.reload();
+      expect(await page.getByLabel('Token', { exact: true }).count()).toBe(0);
+      expect(await page.getByRole('row').filter({ hasText: 'From the browser' }).count()).toBe(1);
 
       const made = await call(server, 'createLink', { team: teamId, destination: 'https://example.com/from-a-browser', name: 'browser-made', note: 'made with a token' }, token);
       expect(made.status).toBe(200);
@@ -71,4 +79,42 @@ describe('the web app in a browser', () => {
       await context.close();
     }
   });
+
+  it('renames a team, and deletes it with its link after confirming; the link stops redirecting', async () => {
+    const { store } = server.app.ctx;
+    const email = 'doomed@example.com';
+    const person = await store.people.add({ email, passwordHash: await hashPassword(PASSWORD), agreedTerms: true }, server.clock.now());
+    const team = await store.teams.add({ name: 'Doomed', ownerId: person.id }, server.clock.now());
+    const owner = { email, teamId: team.id, token: await server.token(person.id, team.id) };
+    const made = await call(server, 'createLink', { team: owner.teamId, destination: 'https://example.com/doomed' }, owner.token);
+    expect((await fetch(`${server.url}/${made.body.code}`, { redirect: 'manual' })).status).toBe(302);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await signIn(page, owner.email);
+      await page.goto(`${server.url}/teams/${owner.teamId}`);
+      await page.getByLabel('Team name', { exact: true }).fill('Doomed, renamed');
+      await page.getByRole('button', { name: 'Rename team' }).click();
+      await page.waitForURL(`${server.url}/teams/${owner.teamId}?done=renamed`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Doomed, renamed');
+
+      await page.getByRole('link', { name: 'Delete this team…' }).click();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete the team “Doomed, renamed”?');
+      await page.getByRole('button', { name: 'Delete the team and its 1 link' }).click();
+      await page.waitForURL(`${server.url}/teams?done=deleted`);
+      expect(await page.getByRole('status').textContent()).toBe('Team deleted, with its links.');
+      expect((await fetch(`${server.url}/${made.body.code}`, { redirect: 'manual' })).status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
 });
+
+/** Signs in on the sign-in page. */
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto(`${server.url}/signin`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${server.url}/app`);
+}

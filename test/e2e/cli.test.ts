@@ -260,13 +260,14 @@ describe('shortlinks CLI', () => {
       'token', 'create', '--email', 'bob@example.com', '--team', teamId, '--scopes', 'createLink, listLinks,reportLink', '--limited',
     );
     expect(Object.keys(created).sort()).toEqual(
-      ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'limited', 'personId', 'revokedAt', 'scopes', 'teamId', 'token'],
+      ['createdAt', 'expiresAt', 'id', 'label', 'lastUsedAt', 'limited', 'personId', 'revokedAt', 'scopes', 'teamId', 'token'],
     );
     expect(created.token).toMatch(TOKEN);
     expect(created.id).toBe(`tok_${(created.token as string).slice(3, 19)}`);
     expect(created).toMatchObject({
       personId: bob.id,
       teamId,
+      label: null,
       scopes: ['createLink', 'listLinks', 'reportLink'],
       limited: true,
       lastUsedAt: null,
@@ -284,6 +285,21 @@ describe('shortlinks CLI', () => {
     const created = await json('token', 'create', '--email', 'ann@example.com', '--team', teamId);
     expect(created.token).toMatch(TOKEN);
     expect(created).toMatchObject({ personId: ann.id, teamId, scopes: null, limited: false });
+  });
+
+  it('token create --label: kept trimmed, named in the text output', async () => {
+    const created = await json('token', 'create', '--email', 'ann@example.com', '--team', teamId, '--label', '  CI deploys  ');
+    expect(created.label).toBe('CI deploys');
+    expect(await withStore(async (store) => (await store.tokens.grant(created.id as string))!.label)).toBe('CI deploys');
+    const text = await cli('token', 'create', '--email', 'ann@example.com', '--team', teamId, '--label', 'cron');
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[1]).toMatch(/^created token tok_[A-Za-z0-9]{16} "cron" for person_[A-Za-z0-9]{16} in team_/);
+  });
+
+  it('token create refuses a label over 100 characters or with a control character (exit 2)', async () => {
+    const rule = '--label: A label is at most 100 characters, without control characters.';
+    expect(await refused(2, 'token', 'create', '--email', 'ann@example.com', '--team', teamId, '--label', 'x'.repeat(101))).toBe(rule);
+    expect(await refused(2, 'token', 'create', '--email', 'ann@example.com', '--team', teamId, '--label', 'new\nline')).toBe(rule);
   });
 
   it('token create refuses a scope that is not an operation or MCP tool name (exit 2)', async () => {
@@ -315,6 +331,27 @@ describe('shortlinks CLI', () => {
     expect(await refused(1, 'token', 'create', '--email', 'bob@example.com', '--team', teamId)).toBe(
       `bob@example.com is not a member of team ${teamId}`,
     );
+  });
+
+  it("member remove refuses the team's only owner (exit 1), who stays", async () => {
+    expect(await refused(1, 'member', 'remove', '--team', teamId, '--email', 'ann@example.com')).toBe(
+      `ann@example.com is the only owner of team ${teamId}, and a team keeps an owner while it exists: make another member an owner first (member promote)`,
+    );
+    expect(await withStore((store) => store.teams.isMember(teamId, ann.id))).toBe(true);
+  });
+
+  it('member promote: makes a member an owner, says so when already one, refuses someone not in the team (exit 1)', async () => {
+    expect((await json('member', 'add', '--team', teamId, '--email', 'bob@example.com')).changed).toBe(true);
+    expect(await json('member', 'promote', '--team', teamId, '--email', 'bob@example.com')).toEqual({
+      team: teamId, person: bob.id, role: 'owner', changed: true,
+    });
+    const again = await cli('member', 'promote', '--team', teamId, '--email', 'bob@example.com');
+    expect(again.stdout.split('\n')[1]).toBe(`${bob.id} already was an owner of ${teamId}`);
+    expect(await refused(1, 'member', 'promote', '--team', teamId, '--email', 'dan@example.com')).toBe(
+      `dan@example.com is not a member of team ${teamId}`,
+    );
+    expect(await refused(1, 'member', 'promote', '--team', 'team_nope', '--email', 'bob@example.com')).toBe('no team has the id "team_nope"');
+    expect((await withStore((store) => store.teams.members(teamId))).map((m) => m.role)).toEqual(['owner', 'owner']);
   });
 
   it('limits show: the defaults on a fresh database', async () => {

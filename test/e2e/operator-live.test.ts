@@ -71,15 +71,31 @@ describe('operator changes while the server runs', () => {
     expect((await get(bob.token)).body.state).toBe('disabled');
     expect((await cli('member', 'remove', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
     expectProblem(server, await get(bob.token), 404, 'not_found', 'code');
-    expect((await cli('member', 'remove', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
-    expectProblem(server, await get(alice.token), 403, 'token_record_left');
+    // Alice is the team's only owner: the operator cannot remove her, and her token keeps working.
+    const refused = await cli('member', 'remove', '--team', alice.teamId, '--email', alice.email);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${alice.email} is the only owner of team ${alice.teamId}`);
+    expect((await get(alice.token)).body.state).toBe('disabled');
   });
 
   it('member remove answers token_record_left, member add makes the token work again', async () => {
     const alice = await server.person();
+    const bob = await server.person();
+    expect((await cli('member', 'add', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    const token = await server.token(bob.personId, alice.teamId);
+    expect((await call(server, 'listTeams', {}, token)).status).toBe(200);
+    expect((await cli('member', 'remove', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, token)).body.code).toBe('token_record_left');
+    expect((await cli('member', 'add', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    expect((await call(server, 'listTeams', {}, token)).status).toBe(200);
+  });
+
+  it('member promote lets the operator remove the former only owner, on the very next call', async () => {
+    const alice = await server.person();
+    const bob = await server.person();
+    expect((await cli('member', 'add', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
+    expect((await cli('member', 'promote', '--team', alice.teamId, '--email', bob.email)).code).toBe(0);
     expect((await cli('member', 'remove', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
-    expect((await call(server, 'listTeams', {}, alice.token)).body.code).toBe('token_record_left');
-    expect((await cli('member', 'add', '--team', alice.teamId, '--email', alice.email)).code).toBe(0);
-    expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
+    expectProblem(server, await call(server, 'listTeams', {}, alice.token), 403, 'token_record_left');
   });
 });

@@ -96,10 +96,13 @@ async function makeTeam(jar: Jar, name = 'Web team'): Promise<string> {
   return /^\/teams\/(team_[A-Za-z0-9]+)/.exec(page.location ?? '')![1]!;
 }
 
+/** Makes a token on /developers and reads it off the page the form redirects to. */
 async function makeToken(jar: Jar, team: string, extra: Record<string, string | string[]> = {}): Promise<string> {
   const page = await submit(jar, '/developers', '/developers/tokens', { team, ...extra });
-  expect(page.status).toBe(200);
-  return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(page.body)![1]!;
+  expect(page.status).toBe(303);
+  expect(page.location).toBe('/developers');
+  const shown = await get(jar, '/developers');
+  return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(shown.body)![1]!;
 }
 
 const link = (team: string) => ({ team, destination: 'https://example.com/web' });
@@ -333,7 +336,9 @@ describe('teams', () => {
     await submit(owner.jar, `/teams/${team}`, `/teams/${team}/members`, { email: other.email });
     const refused = await submit(owner.jar, `/teams/${team}`, `/teams/${team}/leave`, {});
     expect(refused.status).toBe(409);
-    expect(refused.body).toContain('You are the only owner');
+    expect(refused.body).toContain(
+      '<p class="alert" role="alert">You are the only owner of this team, and a team keeps an owner while it exists: make another member an owner first, or delete the team.</p>',
+    );
     const blank = await submit(owner.jar, '/teams', '/teams', { name: '   ' });
     expect(blank.status).toBe(400);
     expect(blank.body).toMatch(/id="f-name-error">Give the team a name/);
@@ -488,6 +493,12 @@ describe('pages and bad input', () => {
       ['POST', '/app/links/delete', `_csrf=${csrf}&code=${'x'.repeat(3000)}`],
       ['POST', '/developers/tokens', `_csrf=${csrf}&team[]=x&scopes=__proto__`],
       ['GET', '/teams/%E0%A4%A', ''],
+      ['GET', '/teams/team_nope/delete', ''],
+      ['POST', '/teams/team_nope/delete', `_csrf=${csrf}`],
+      ['POST', '/teams/team_nope/name', `_csrf=${csrf}&name=%00`],
+      ['POST', '/teams/team_nope/members/owner', `_csrf=${csrf}&person[]=x`],
+      ['POST', '/developers/tokens', `_csrf=${csrf}&team=x&label=%00`],
+      ['POST', '/developers/tokens', `_csrf=${csrf}&team=x&label[]=a`],
     ];
     for (const [method, path, body, type] of cases) {
       const res = await fetch(`${server.url}${path}`, {

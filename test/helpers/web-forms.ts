@@ -15,12 +15,16 @@ export const WEB_PASSWORD = 'correct horse battery';
  * loopback as its proxy (`TRUST_PROXY=127.0.0.1`), so one test can be many networks.
  */
 export class WebVisitor {
-  private readonly cookies = new Map<string, string>();
-
   constructor(
     private readonly baseUrl: string,
     public address: string | null = null,
+    readonly cookies = new Map<string, string>(),
   ) {}
+
+  /** The same browser on another address of the service (another process): its cookies shared from now on. */
+  at(baseUrl: string): WebVisitor {
+    return new WebVisitor(baseUrl, this.address, this.cookies);
+  }
 
   async request(method: string, path: string, form?: Record<string, string>): Promise<WebPage> {
     const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
@@ -68,7 +72,9 @@ export class WebVisitor {
     expect(team.status).toBe(303);
     const teamId = /^\/teams\/(team_[A-Za-z0-9]+)/.exec(team.location ?? '')![1]!;
     const made = await this.submit('/developers', '/developers/tokens', { team: teamId });
-    expect(made.status).toBe(200);
-    return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(made.body)![1]!;
+    expect(made.status).toBe(303);
+    // Shown once, on the page the form redirects to.
+    const shown = await this.request('GET', made.location!);
+    return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(shown.body)![1]!;
   }
 }

@@ -10,6 +10,7 @@ import { moderation } from './contract/moderation.js';
 import { oauth } from './contract/oauth.js';
 import { peopleAndTeams } from './contract/people-teams.js';
 import { sessions } from './contract/sessions.js';
+import { teamChanges } from './contract/team-changes.js';
 import { tokens } from './contract/tokens.js';
 
 export type { OpenedStore, OpenStore } from './contract/fixtures.js';
@@ -22,6 +23,7 @@ export type { OpenedStore, OpenStore } from './contract/fixtures.js';
 export function storeContract(name: string, open: OpenStore): void {
   describe(`store contract: ${name}`, () => {
     peopleAndTeams(open);
+    teamChanges(open);
     tokens(open);
     links(open);
     linkLimits(open);

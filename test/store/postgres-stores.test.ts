@@ -79,7 +79,7 @@ describe('teams', () => {
       const again = await teams.addMember(first.id, adam.id, later(3));
       const members = await teams.members(first.id);
       const isMember = [await teams.isMember(first.id, adam.id), await teams.isMember(made[1]!.id, adam.id)];
-      const removed = [await teams.removeMember(first.id, adam.id), await teams.removeMember(first.id, adam.id)];
+      const removed = [await teams.removeMember(first.id, adam.id, 'operator'), await teams.removeMember(first.id, adam.id, 'operator')];
       return {
         made,
         get: await teams.get(first.id),
@@ -105,7 +105,7 @@ describe('teams', () => {
       ['Zed@example.com', 'member'],
     ]);
     expect(result.isMember).toEqual([true, false]);
-    expect(result.removed).toEqual([true, false]);
+    expect(result.removed).toEqual(['removed', 'not_member']);
   });
 
   it('leaves no team behind when its owner cannot be added', async () => {
@@ -123,17 +123,20 @@ describe('tokens', () => {
     const result = await same(async (side) => {
       const { tokens, teams, people } = side.store;
       const ann = await person(side, 'ann@example.com', false);
-      const team = await teams.add({ name: 'T', ownerId: ann.id }, now);
+      // Ann is a member of Bob's team, so that the operator may remove her (a team keeps its only owner).
+      const bob = await person(side, 'bob@example.com');
+      const team = await teams.add({ name: 'T', ownerId: bob.id }, now);
+      await teams.addMember(team.id, ann.id, now);
       const secretHash = hash('secret');
       const added = [];
       // Three at one time (ties fall to the id), one later.
       for (const at of [now, now, now, later(MINUTE)]) {
-        added.push(await tokens.add({ personId: ann.id, teamId: team.id, scopes: ['getLink'], limited: true, secretHash }, at));
+        added.push(await tokens.add({ personId: ann.id, teamId: team.id, label: 'ann’s', scopes: ['getLink'], limited: true, secretHash }, at));
       }
       const open = await tokens.add({ personId: ann.id, teamId: team.id, scopes: null, limited: false, secretHash }, now);
       const grant = await tokens.grant(open.id);
       await people.agreeTerms(ann.id, now);
-      await teams.removeMember(team.id, ann.id);
+      await teams.removeMember(team.id, ann.id, 'operator');
       const grantLater = await tokens.grant(open.id);
       const revoked = [await tokens.revoke(added[0]!.id, later(HOUR)), await tokens.revoke(added[0]!.id, later(2 * HOUR))];
       await tokens.touch(open.id, later(MINUTE));
@@ -153,6 +156,8 @@ describe('tokens', () => {
     });
     expect(result.grant).toMatchObject({ scopes: null, limited: false, personAgreedTerms: false, personInTeam: true });
     expect(result.grantLater).toMatchObject({ personAgreedTerms: true, personInTeam: false });
+    // Three labelled tokens live (one of the four was revoked), the unlabelled one among them.
+    expect(result.listed.map((token) => token.label ?? 'none').sort()).toEqual(['ann’s', 'ann’s', 'ann’s', 'none']);
     expect(result.beforeFlush.every((at) => at === null)).toBe(true);
     expect(result.listed.map((token) => token.lastUsedAt).filter(Boolean).sort()).toEqual([
       later(2 * MINUTE).toISOString(),

@@ -125,9 +125,13 @@ describe('the store reads the API makes on every call', () => {
     store.close();
   });
 
+  /** A member of a team someone else owns: the operator may remove them (a team keeps its only owner). */
   async function actor() {
-    const person = await store.people.add({ email: `p${Math.random()}@example.com`, passwordHash: null, agreedTerms: true }, now);
-    const team = await store.teams.add({ name: 'T', ownerId: person.id }, now);
+    const add = (email: string) => store.people.add({ email, passwordHash: null, agreedTerms: true }, now);
+    const owner = await add(`o${Math.random()}@example.com`);
+    const person = await add(`p${Math.random()}@example.com`);
+    const team = await store.teams.add({ name: 'T', ownerId: owner.id }, now);
+    await store.teams.addMember(team.id, person.id, now);
     const { record } = await issueToken(store, cryptoRandom, { personId: person.id, teamId: team.id, scopes: null, limited: false }, now);
     return { personId: person.id, teamId: team.id, tokenId: record.id };
   }
@@ -149,7 +153,7 @@ describe('the store reads the API makes on every call', () => {
     const a = await actor();
     expect(await store.teams.isMember(a.teamId, a.personId)).toBe(true);
     expect((await store.tokens.grant(a.tokenId))!.personInTeam).toBe(true);
-    await store.teams.removeMember(a.teamId, a.personId);
+    expect(await store.teams.removeMember(a.teamId, a.personId, 'operator')).toBe('removed');
     expect(await store.teams.isMember(a.teamId, a.personId)).toBe(false);
     expect((await store.tokens.grant(a.tokenId))!.personInTeam).toBe(false);
     await other.teams.addMember(a.teamId, a.personId, now);

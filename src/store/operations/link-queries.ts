@@ -32,7 +32,8 @@ export interface LinkQueries {
   linkByCode(code: string): LinkRecord | null;
   /** The creation time of the newest link, epoch ms, or null; link ids never go back in time (domain/ids.ts). */
   latestCreatedAt(): number | null;
-  liveLinks(teamId: string): number;
+  /** The team's live links; null when the team is gone (deleted while the caller was on its way). */
+  liveLinks(teamId: string): number | null;
   events(teamId: string, kind: LinkEventKind, since: number): WindowCount;
   addEvent(teamId: string, kind: LinkEventKind, at: number): void;
   /** Drops events older than `before`: no limit looks back further than a day. */

@@ -4,6 +4,7 @@ import { checkChangeLimit, checkCreationLimits, DAY_MS, HOUR_MS, type Limits } f
 import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { Random } from '../../domain/random.js';
+import { teamNotFound } from '../../domain/team-roles.js';
 import type { LinkRecord, NewLink } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import { claimName } from './names.js';
@@ -39,8 +40,11 @@ export function linkOperations(random: Random, ids: LinkIds) {
     /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
     *create(input: NewLink, limits: Limits, now: Date): Op<LinkRecord> {
       yield* q.lockTeam(input.teamId);
+      const live = yield* q.liveLinks(input.teamId);
+      // Deleted since the caller's membership was checked: 404, as for any team not among theirs.
+      if (live === null) throw teamNotFound();
       const counts = {
-        live: yield* q.liveLinks(input.teamId),
+        live,
         lastHour: yield* q.events(input.teamId, 'create', now.getTime() - HOUR_MS),
         lastDay: yield* q.events(input.teamId, 'create', now.getTime() - DAY_MS),
       };

@@ -29,7 +29,7 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
       const latest = await row<{ created_at: string }>(client, 'SELECT created_at FROM links ORDER BY seq DESC LIMIT 1');
       return latest === null ? null : Date.parse(latest.created_at);
     },
-    liveLinks: async (teamId) => (await row<{ n: number }>(client, 'SELECT link_count AS n FROM teams WHERE id = $1', [teamId]))?.n ?? 0,
+    liveLinks: async (teamId) => (await row<{ n: number }>(client, 'SELECT link_count AS n FROM teams WHERE id = $1', [teamId]))?.n ?? null,
     events: async (teamId, kind, since) =>
       (await row<WindowCount>(
         client,

@@ -296,4 +296,8 @@ export const migrations: readonly string[] = [
   `
   CREATE TABLE leases (name text PRIMARY KEY, holder text NOT NULL, until bigint NOT NULL);
   `,
+  // 5 (SQLite's 14): a label the person gives a token, so that a list of tokens tells them apart (null: none given).
+  `
+  ALTER TABLE tokens ADD COLUMN label text;
+  `,
 ];

@@ -1,23 +1,39 @@
 import type pg from 'pg';
-import type { LinkQueries } from '../operations/link-queries.js';
+import type { StoreQueries } from '../operations/team-queries.js';
 import { runAwaiting, type Steps } from '../operations/steps.js';
 import type { PgChanges } from './changes.js';
 import { pgLinkQueries } from './link-queries.js';
-import { transaction } from './query.js';
+import { transaction, type Queryable } from './query.js';
+import { pgTeamQueries } from './team-queries.js';
+
+/** What running operations tells the other processes through (changes.ts); a stand-in in tests of single ports. */
+export type OperationNews = Pick<PgChanges, 'notifyLinks' | 'told' | 'announced'>;
+
+/** For ports assembled without StoreChanges (tests of single ports): each operation in a transaction, telling no one. */
+export const silentNews: OperationNews = {
+  notifyLinks: async () => undefined,
+  told: () => undefined,
+  announced: (pool, _kind, work) => transaction(pool, work),
+};
 
 /**
- * Runs one link or moderation operation in one transaction, answering its queries on the transaction's connection.
- * The links it touched are notified to every process at commit, and told to this one as soon as it committed.
+ * Runs one link, moderation or team operation in one transaction, answering its queries on the transaction's
+ * connection. The links it touched are notified to every process at commit, and told to this one as soon as it
+ * committed. With `access` (the team operations: who belongs, which teams exist), every process is also told
+ * within the transaction that access changed, so memberships kept in memory are dropped everywhere at commit.
  */
-export function pgOperations(pool: pg.Pool, changes: PgChanges) {
-  return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<LinkQueries, T>) {
+export function pgOperations(pool: pg.Pool, changes: OperationNews, { access = false } = {}) {
+  const inTransaction = <T>(work: (client: Queryable) => Promise<T>): Promise<T> =>
+    access ? changes.announced(pool, 'access', work) : transaction(pool, work);
+  return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<StoreQueries, T>) {
     return async (...args: A): Promise<T> => {
       let touched: Array<string | null> = [];
       try {
-        return await transaction(pool, async (client) => {
+        return await inTransaction(async (client) => {
           // A run again after a deadlock starts afresh: what an earlier attempt touched never committed.
           touched = [];
-          const value = await runAwaiting(operation(...args), pgLinkQueries(client, touched) as never);
+          const queries = { ...pgLinkQueries(client, touched), ...pgTeamQueries(client) };
+          const value = await runAwaiting(operation(...args), queries as never);
           if (touched.length > 0) await changes.notifyLinks(client, touched);
           return value;
         });

@@ -2,20 +2,31 @@ import type { Member, Team, TeamStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { PgPool } from './database.js';
+import { teamOperations } from '../operations/teams.js';
 import { silentAccessWrite, type AccessWrite } from './access-writes.js';
+import { pgOperations, silentNews } from './operations.js';
 import { changed, row, rows } from './query.js';
 import { BYTES } from './rows.js';
 
 const TEAM = 't.id, t.name, t.created_at AS "createdAt"';
 
-const INSERT_MEMBER = `INSERT INTO members (team_id, person_id, role, added_at) VALUES ($1, $2, $3, $4)
+// Only while the team exists: the lock waits out a deletion under way, after which the row is gone and nothing is
+// inserted (rather than a foreign key failing).
+const INSERT_MEMBER = `INSERT INTO members (team_id, person_id, role, added_at)
+  SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM teams WHERE id = $1 FOR KEY SHARE)
   ON CONFLICT (team_id, person_id) DO NOTHING`;
 
 /**
- * Teams and their members. Making a team and adding or removing a member change access: they run as `accessWrite`,
- * which tells every process (memberships are kept in memory in front of this store, index.ts).
+ * Teams and their members. Making a team and adding a member change access: they run as `accessWrite`, which tells
+ * every process (memberships are kept in memory in front of this store, index.ts). Removals, renames and
+ * deletions are the shared operations (operations/teams.ts), run by `perform`, which tells every process too.
  */
-export function pgTeams(pool: PgPool, random: Random, accessWrite: AccessWrite = silentAccessWrite(pool)): TeamStore {
+export function pgTeams(
+  pool: PgPool,
+  random: Random,
+  accessWrite: AccessWrite = silentAccessWrite(pool),
+  perform = pgOperations(pool, silentNews, { access: true }),
+): TeamStore {
   return {
     async add({ name, ownerId }, now) {
       const team: Team = { id: newId('team', random), name, createdAt: now.toISOString() };
@@ -45,9 +56,8 @@ export function pgTeams(pool: PgPool, random: Random, accessWrite: AccessWrite =
     async addMember(teamId, personId, now) {
       return accessWrite(async (client) => (await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0);
     },
-    async removeMember(teamId, personId) {
-      return accessWrite(async (client) => (await changed(client, 'DELETE FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) > 0);
-    },
+    removeMember: perform(teamOperations.removeMember),
+    makeOwner: perform(teamOperations.makeOwner),
     async members(teamId) {
       // Owners first, then by email as SQLite's COLLATE NOCASE column sorts it: ASCII letters folded, then bytes
       // (lower() under "C" folds ASCII only, as NOCASE does).
@@ -59,5 +69,10 @@ export function pgTeams(pool: PgPool, random: Random, accessWrite: AccessWrite =
         [teamId],
       );
     },
+    async linkCount(teamId) {
+      return (await row<{ n: number }>(pool, 'SELECT link_count AS n FROM teams WHERE id = $1', [teamId]))?.n ?? null;
+    },
+    rename: perform(teamOperations.rename),
+    delete: perform(teamOperations.delete),
   };
 }

@@ -7,7 +7,7 @@ import { silentAccessWrite, type AccessWrite } from './access-writes.js';
 import { changed, row, rows, type Queryable } from './query.js';
 import { BYTES } from './rows.js';
 
-const TOKEN = `t.id, t.person_id AS "personId", t.team_id AS "teamId", t.scopes, t.limited, t.created_at AS "createdAt",
+const TOKEN = `t.id, t.person_id AS "personId", t.team_id AS "teamId", t.label, t.scopes, t.limited, t.created_at AS "createdAt",
   t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt"`;
 
 /** Scopes are stored as JSON text (null: every operation). */
@@ -36,17 +36,17 @@ export function pgTokens(pool: PgPool, random: Random, accessWrite: AccessWrite 
   }, TOUCH_FLUSH_MS);
 
   return {
-    async add({ personId, teamId, scopes, limited, secretHash }, now) {
+    async add({ personId, teamId, label = null, scopes, limited, secretHash }, now) {
       const id = newId('tok', random);
       const at = now.toISOString();
       await accessWrite((client) =>
         client.query(
-          `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [id, secretHash, personId, teamId, scopes && JSON.stringify(scopes), limited, at],
+          `INSERT INTO tokens (id, secret_hash, person_id, team_id, label, scopes, limited, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [id, secretHash, personId, teamId, label, scopes && JSON.stringify(scopes), limited, at],
         ),
       );
-      return { id, personId, teamId, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
+      return { id, personId, teamId, label, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
     },
     async grant(id) {
       const found = await row<TokenRow<TokenGrant>>(

@@ -28,7 +28,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const rates = sqliteRates(path);
   return {
     people: sqlitePeople(db, random),
-    teams: sqliteTeams(db, random),
+    teams: sqliteTeams(db, random, perform),
     tokens,
     links: sqliteLinks(db, random, new LinkIds(random), perform),
     clicks: sqliteClicks(db),

@@ -1,12 +1,14 @@
 import type { LinkRecord } from '../ports.js';
 import type { LinkQueries, NameRow } from '../operations/link-queries.js';
+import type { StoreQueries } from '../operations/team-queries.js';
 import { runNow, type Steps } from '../operations/steps.js';
 import { writeTransaction, type Db } from './database.js';
 import { LINK_COLUMNS } from './link-columns.js';
 import type { LinkChanges } from './link-changes.js';
+import { sqliteTeamQueries } from './team-queries.js';
 
 /**
- * SQLite's answers to the link and moderation operations (store/operations), and `perform`, which runs one
+ * SQLite's answers to the link, moderation and team operations (store/operations), and `perform`, which runs one
  * operation in one immediate write transaction and tells StoreChanges what it changed within it. The write lock is
  * the whole file's, so the team and name locks are already held.
  */
@@ -14,7 +16,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
   const s = statements(db);
   let touched: Array<string | null> = [];
 
-  const queries: LinkQueries = {
+  const links: LinkQueries = {
     lockTeam: () => undefined,
     lockName: () => undefined,
     linkById: (id) => (s.byId.get(id) as LinkRecord | undefined) ?? null,
@@ -24,7 +26,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
       const latest = s.latest.get() as string | undefined;
       return latest === undefined ? null : Date.parse(latest);
     },
-    liveLinks: (teamId) => s.live.get(teamId) as number,
+    liveLinks: (teamId) => (s.live.get(teamId) as number | undefined) ?? null,
     events: (teamId, kind, since) => s.window.get(teamId, kind, since) as ReturnType<LinkQueries['events']>,
     addEvent: (teamId, kind, at) => void s.event.run(teamId, kind, at),
     purgeEvents: (before) => void s.purgeEvents.run(before),
@@ -52,8 +54,9 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     saveReview: (r) => void s.review.run(r.id, r.linkId, r.personId, r.reason, r.createdAt),
     changed: (...keys) => void touched.push(...keys),
   };
+  const queries: StoreQueries = { ...links, ...sqliteTeamQueries(db) };
 
-  return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<LinkQueries, T>) {
+  return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<StoreQueries, T>) {
     const transaction = writeTransaction(db, (...args: A) => {
       touched = [];
       const result = runNow(operation(...args), queries);

@@ -299,6 +299,10 @@ export const migrations: readonly string[] = [
   `
   CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL) WITHOUT ROWID;
   `,
+  // 14: a label the person gives a token, so that a list of tokens tells them apart (null: none given).
+  `
+  ALTER TABLE tokens ADD COLUMN label TEXT;
+  `,
 ];
 
 /**

@@ -1,17 +1,22 @@
 import type { Member, Team, TeamStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
+import { teamOperations } from '../operations/teams.js';
 import type { Db } from './database.js';
+import type { sqliteOperations } from './link-queries.js';
 import { cachedRead } from './read-cache.js';
 
 const TEAM = 't.id, t.name, t.created_at AS createdAt';
 
-export function sqliteTeams(db: Db, random: Random): TeamStore {
-  const insertTeam = db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)');
+/** The SQLite TeamStore: reads and additions here, removals and changes as the shared operations (operations/teams.ts). */
+export function sqliteTeams(db: Db, random: Random, perform: ReturnType<typeof sqliteOperations>): TeamStore {
+  // Only while the team exists: one deleted meanwhile gains no member (and breaks no foreign key).
   const insertMember = db.prepare(
-    'INSERT OR IGNORE INTO members (team_id, person_id, role, added_at) VALUES (?, ?, ?, ?)',
+    `INSERT OR IGNORE INTO members (team_id, person_id, role, added_at)
+     SELECT @teamId, @personId, @role, @at WHERE EXISTS (SELECT 1 FROM teams WHERE id = @teamId)`,
   );
-  const deleteMember = db.prepare('DELETE FROM members WHERE team_id = ? AND person_id = ?');
+  const insertTeam = db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)');
+  const linkCount = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const byId = db.prepare(`SELECT ${TEAM} FROM teams t WHERE t.id = ?`);
   const member = db.prepare('SELECT 1 FROM members WHERE team_id = ? AND person_id = ?').pluck();
   // Every read or change of a link asks it.
@@ -35,7 +40,7 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
   );
   const addTeam = db.transaction((team: Team, ownerId: string) => {
     insertTeam.run(team.id, team.name, team.createdAt);
-    insertMember.run(team.id, ownerId, 'owner', team.createdAt);
+    insertMember.run({ teamId: team.id, personId: ownerId, role: 'owner', at: team.createdAt });
   });
 
   return {
@@ -57,13 +62,17 @@ export function sqliteTeams(db: Db, random: Random): TeamStore {
       return isMember(teamId, personId);
     },
     async addMember(teamId, personId, now) {
-      return insertMember.run(teamId, personId, 'member', now.toISOString()).changes > 0;
+      return insertMember.run({ teamId, personId, role: 'member', at: now.toISOString() }).changes > 0;
     },
-    async removeMember(teamId, personId) {
-      return deleteMember.run(teamId, personId).changes > 0;
-    },
+    removeMember: perform(teamOperations.removeMember),
+    makeOwner: perform(teamOperations.makeOwner),
     async members(teamId) {
       return members.all(teamId) as Member[];
     },
+    async linkCount(teamId) {
+      return (linkCount.get(teamId) as number | undefined) ?? null;
+    },
+    rename: perform(teamOperations.rename),
+    delete: perform(teamOperations.delete),
   };
 }

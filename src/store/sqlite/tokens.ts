@@ -5,7 +5,7 @@ import { batchedTouches } from '../token-touches.js';
 import type { Db } from './database.js';
 import { cachedRead } from './read-cache.js';
 
-const TOKEN = `t.id, t.person_id AS personId, t.team_id AS teamId, t.scopes, t.limited, t.created_at AS createdAt,
+const TOKEN = `t.id, t.person_id AS personId, t.team_id AS teamId, t.label, t.scopes, t.limited, t.created_at AS createdAt,
   t.last_used_at AS lastUsedAt, t.expires_at AS expiresAt, t.revoked_at AS revokedAt`;
 
 type TokenRow = Omit<TokenRecord, 'scopes' | 'limited'> & { scopes: string | null; limited: number };
@@ -19,8 +19,8 @@ const TOUCH_FLUSH_MS = 5_000;
 
 export function sqliteTokens(db: Db, random: Random): TokenStore {
   const insert = db.prepare(
-    `INSERT INTO tokens (id, secret_hash, person_id, team_id, scopes, limited, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tokens (id, secret_hash, person_id, team_id, label, scopes, limited, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const grantRow = db.prepare(
     `SELECT ${TOKEN}, t.secret_hash AS secretHash, p.agreed_terms_at IS NOT NULL AS personAgreedTerms,
@@ -50,11 +50,11 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
   );
 
   return {
-    async add({ personId, teamId, scopes, limited, secretHash }, now) {
+    async add({ personId, teamId, label = null, scopes, limited, secretHash }, now) {
       const id = newId('tok', random);
       const at = now.toISOString();
-      insert.run(id, secretHash, personId, teamId, scopes && JSON.stringify(scopes), limited ? 1 : 0, at);
-      return { id, personId, teamId, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
+      insert.run(id, secretHash, personId, teamId, label, scopes && JSON.stringify(scopes), limited ? 1 : 0, at);
+      return { id, personId, teamId, label, scopes, limited, createdAt: at, lastUsedAt: null, expiresAt: null, revokedAt: null };
     },
     async grant(id) {
       return grant(id);

@@ -70,9 +70,9 @@ export function peopleAndTeams(open: OpenStore): void {
         expect((await s.store.teams.members(team.id)).find((m) => m.personId === person.id)).toEqual({
           personId: person.id, email: person.email, role: 'member', addedAt: at(MINUTE).toISOString(),
         });
-        expect(await s.store.teams.removeMember(team.id, person.id)).toBe(true);
+        expect(await s.store.teams.removeMember(team.id, person.id, { personId: person.id })).toBe('removed');
         expect(await s.store.teams.isMember(team.id, person.id)).toBe(false);
-        expect(await s.store.teams.removeMember(team.id, person.id)).toBe(false);
+        expect(await s.store.teams.removeMember(team.id, person.id, 'operator')).toBe('not_member');
         expect((await s.store.teams.members(team.id)).map((m) => m.personId)).not.toContain(person.id);
       });
 

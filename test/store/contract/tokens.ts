@@ -6,24 +6,33 @@ export function tokens(open: OpenStore): void {
   describe('tokens', () => {
     const s = storeUnderTest(open);
 
-    async function token(scopes: string[] | null = null, limited = false, now = T0) {
+    /** A token of a member of someone else's team (so that the operator may remove them). */
+    async function token(scopes: string[] | null = null, limited = false, now = T0, label?: string | null) {
       const person = await s.person({ agreedTerms: false });
-      const team = await s.team(person);
+      const team = await s.team();
+      await s.store.teams.addMember(team.id, person.id, T0);
       const secretHash = randomBytes(32);
-      const record = await s.store.tokens.add({ personId: person.id, teamId: team.id, scopes, limited, secretHash }, now);
+      const record = await s.store.tokens.add({ personId: person.id, teamId: team.id, label, scopes, limited, secretHash }, now);
       return { person, team, secretHash, record };
     }
 
     it('adds a token and grants it with its secret hash and what authentication needs of its person', async () => {
       const { person, team, secretHash, record } = await token(['listLinks', 'getLink'], true);
       expect(record).toEqual({
-        id: expect.any(String), personId: person.id, teamId: team.id, scopes: ['listLinks', 'getLink'], limited: true,
+        id: expect.any(String), personId: person.id, teamId: team.id, label: null, scopes: ['listLinks', 'getLink'], limited: true,
         createdAt: T0.toISOString(), lastUsedAt: null, expiresAt: null, revokedAt: null,
       });
       const grant = await s.store.tokens.grant(record.id);
       expect(grant).toEqual({ ...record, secretHash: expect.any(Buffer), personAgreedTerms: false, personInTeam: true });
       expect(grant!.secretHash.equals(secretHash)).toBe(true);
       expect(await s.store.tokens.grant('tok_unknown')).toBeNull();
+    });
+
+    it('keeps the label as given, in the record, the grant and the list', async () => {
+      const { person, record } = await token(null, false, T0, 'deploy script ✓');
+      expect(record.label).toBe('deploy script ✓');
+      expect((await s.store.tokens.grant(record.id))!.label).toBe('deploy script ✓');
+      expect(await s.store.tokens.listForPerson(person.id)).toEqual([record]);
     });
 
     it('keeps a token for every operation as scopes null, not limited', async () => {
@@ -35,7 +44,7 @@ export function tokens(open: OpenStore): void {
       const { person, team, record } = await token();
       await s.store.people.agreeTerms(person.id, at(MINUTE));
       expect(await s.store.tokens.grant(record.id)).toMatchObject({ personAgreedTerms: true, personInTeam: true });
-      await s.store.teams.removeMember(team.id, person.id);
+      expect(await s.store.teams.removeMember(team.id, person.id, 'operator')).toBe('removed');
       expect(await s.store.tokens.grant(record.id)).toMatchObject({ personAgreedTerms: true, personInTeam: false });
       await s.store.teams.addMember(team.id, person.id, at(2 * MINUTE));
       expect(await s.store.tokens.grant(record.id)).toMatchObject({ personInTeam: true });

@@ -1,0 +1,96 @@
+import type { Request, Response } from 'express';
+import { MAX_TEAM_NAME } from '../../domain/account-rules.js';
+import { apiError } from '../../errors.js';
+import type { Member, Team } from '../../store/ports.js';
+import { queryText, render, type PageDeps } from '../request.js';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
+import { html, when } from '../../views/html.js';
+
+/** What `?done=` says after a change, on the team's page or the list of teams. */
+export const NOTICES: Record<string, string> = {
+  added: 'Added to the team.',
+  removed: 'Removed from the team.',
+  promoted: 'They are an owner of the team now.',
+  left: 'You left the team. Your tokens for it stop working until you rejoin.',
+  made: 'Team made. Add members by email below.',
+  renamed: 'Team renamed.',
+  deleted: 'Team deleted, with its links.',
+};
+
+/** Beside the name field when making or renaming a team. */
+export const TEAM_NAME_RULE = `Give the team a name of 1 to ${MAX_TEAM_NAME} characters.`;
+
+/** What the team's page shows again after a refused form: the values typed, messages beside fields, an alert. */
+export interface TeamFix {
+  name?: string;
+  email?: string;
+  errors?: FieldErrors;
+  alert?: string;
+}
+
+/** One team's page and how a request finds its team; shared by the pages that change a team. */
+export function teamPage(deps: PageDeps) {
+  const { teams } = deps.ctx.store;
+
+  /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak. */
+  async function teamOf(req: Request, me: SignedIn): Promise<Team> {
+    const team = await teams.get(String(req.params.id ?? ''));
+    if (!team || !(await teams.isMember(team.id, me.person.id))) throw notFound();
+    return team;
+  }
+
+  /** Members for everyone in the team; renaming and deleting for its owners (the store checks again). */
+  async function show(req: Request, res: Response, me: SignedIn, team: Team, status = 200, fix: TeamFix = {}) {
+    const members = await teams.members(team.id);
+    const owner = members.some((m) => m.personId === me.person.id && m.role === 'owner');
+    const rows = members.map((m) => memberRow(team, m, me, owner));
+    render(
+      res,
+      status,
+      team.name,
+      html`<h1>${team.name}</h1>${noticeBox(NOTICES[queryText(req, 'done')])}${alertBox(fix.alert)}
+<p class="muted">Team id <code>${team.id}</code> · made ${when(team.createdAt)}</p>
+<h2>Members</h2>
+<table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table>
+<form method="post" action="/teams/${team.id}/members" class="card" novalidate>
+<h2 style="margin-top:0">Add a member</h2>${csrfField(me.csrf)}
+${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They need an account here first.' })}
+<button type="submit">Add member</button>
+</form>
+${owner ? ownerForms(team, me, fix) : html``}`,
+      'teams',
+    );
+  }
+
+  function ownerForms(team: Team, me: SignedIn, fix: TeamFix) {
+    return html`<form method="post" action="/teams/${team.id}/name" class="card" novalidate>
+<h2 style="margin-top:0">Rename the team</h2>${csrfField(me.csrf)}
+${textField({ name: 'name', label: 'Team name', value: fix.name ?? team.name, error: fix.errors?.name, required: true, maxlength: MAX_TEAM_NAME })}
+<button type="submit">Rename team</button>
+</form>
+<h2>Delete the team</h2>
+<p>Deletes the team with all its short links. You are asked to confirm first.</p>
+<p><a href="/teams/${team.id}/delete">Delete this team…</a></p>`;
+  }
+
+  function memberRow(team: Team, m: Member, me: SignedIn, owner: boolean) {
+    const self = m.personId === me.person.id;
+    const form = (path: string, label: string, className: string) =>
+      buttonForm({ action: `/teams/${team.id}/members/${path}`, csrf: me.csrf, label, className, hidden: { person: m.personId }, ariaLabel: `${label}: ${m.email}` });
+    const actions = self
+      ? [buttonForm({ action: `/teams/${team.id}/leave`, csrf: me.csrf, label: 'Leave team', className: 'danger' })]
+      : owner
+        ? [m.role === 'member' ? form('owner', 'Make owner', 'quiet') : html``, html` `, form('remove', 'Remove', 'danger')]
+        : [];
+    return html`<tr><td>${m.email}${self ? ' (you)' : ''}</td><td>${m.role}</td><td>${when(m.addedAt)}</td><td>${actions}</td></tr>`;
+  }
+
+  return { teamOf, show };
+}
+
+/** A team that is gone, never was, or is not among the person's: the three look the same. */
+export function notFound() {
+  return apiError.notFound('There is no such team among yours.');
+}
