@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import type { Request, Response } from 'express';
 import { cookiesOf, type SignedIn } from '../auth/web-sessions.js';
 
-/** Long enough to follow one redirect on a slow line; a token not seen by then is revoked and made again. */
+/** Long enough to follow one redirect on a slow line; a token not seen by then stays unseen (it is listed, and may be revoked). */
 const LIFETIME_MS = 5 * 60_000;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
