@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Every test runs once against the default store, SQLite. The end-to-end tests that reach the store only through
@@ -26,7 +26,11 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        // test/container builds and runs the image: its own run, `npm run test:container`.
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/container/**'] },
+      },
       {
         extends: true,
         test: {

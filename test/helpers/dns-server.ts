@@ -53,16 +53,23 @@ export const NAMES: Record<string, Entry> = {
 export interface DnsServer {
   /** For Resolver.setServers / dnsResolver({ servers }). */
   servers: string[];
+  /** The UDP port it answers on. */
+  port: number;
   /** Every question received, in order, as "name type" ("public.dns-test.net A"). */
   queries: string[];
   close(): Promise<void>;
 }
 
 /**
- * Starts the server on 127.0.0.1 and a free port. A name not in `names` gets `otherwise`: NXDOMAIN unless told,
- * or, say, `{ a: ['93.184.216.34'] }` for a server that lets every other name (example.com, ...) resolve public.
+ * Starts the server on 127.0.0.1 (or `address`: 0.0.0.0 for containers, which reach the host through their
+ * network's gateway) and a free port. A name not in `names` gets `otherwise`: NXDOMAIN unless told, or, say,
+ * `{ a: ['93.184.216.34'] }` for a server that lets every other name (example.com, ...) resolve public.
  */
-export async function startDnsServer(names: Record<string, Entry> = NAMES, otherwise: Entry = 'nxdomain'): Promise<DnsServer> {
+export async function startDnsServer(
+  names: Record<string, Entry> = NAMES,
+  otherwise: Entry = 'nxdomain',
+  address = '127.0.0.1',
+): Promise<DnsServer> {
   const queries: string[] = [];
   const handle: DnsHandler = (request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -87,9 +94,10 @@ export async function startDnsServer(names: Record<string, Entry> = NAMES, other
     void send(response);
   };
   const server = dns2.createServer({ udp: true, tcp: false, handle });
-  const { udp } = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const { udp } = await server.listen({ udp: { port: 0, address } });
   return {
-    servers: [`127.0.0.1:${udp!.port}`],
+    servers: [`${address}:${udp!.port}`],
+    port: udp!.port,
     queries,
     close: async () => {
       await server.close();
