@@ -16,6 +16,7 @@ import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { canAnswer, sendJson, sendProblem } from './http/problem.js';
 import { ClientGone } from './http/read-body.js';
+import { createHealth } from './http/health.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
@@ -89,12 +90,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const webPages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
+  const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
     if (!isServicePath(path)) return (await redirectHandler.handleRedirect(req, res, path)) ? undefined : webPages(req, res);
     if (path === '/mcp') return mcp.handleMcp(req, res);
+    // Not gated: probes come often from one address, and the check itself never loads the database (health.ts).
+    if (path === '/healthz' || path === '/health') return health.answer(req, res);
     if (oauth.handles(path)) return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       await gate.admit(req, res);
@@ -126,6 +130,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
       }),
     async close() {
+      health.closing();
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
