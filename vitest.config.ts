@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * open the SQLite file themselves or start processes and the CLI on a file.
  */
 const SQLITE_FILE_TESTS = [
+  'test/e2e/backup.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/copy-database.test.ts',
   'test/e2e/crash.test.ts',
