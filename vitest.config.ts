@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Every test runs once against the default store, SQLite. The end-to-end tests that reach the store only through
@@ -27,7 +27,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      // test/package installs the packed package, which takes minutes: `npm run test:package` (vitest.package.config.ts).
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/package/**'] } },
       {
         extends: true,
         test: {
