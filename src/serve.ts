@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { databaseLine } from './support/database-line.js';
+import { databaseLine, databaseWarning } from './support/database-line.js';
 import { serveLine } from './support/serve-line.js';
 import { loadConfig } from './config.js';
 import { guardProcess } from './process-guards.js';
@@ -27,4 +27,6 @@ export async function serve(): Promise<void> {
   const address = await app.listen();
   console.log(serveLine(config.publicUrl, address, 1));
   console.log(databaseLine(config, created));
+  const warning = databaseWarning(config);
+  if (warning) console.error(warning);
 }

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { openStore } from '../store/open.js';
-import { databaseLine } from '../support/database-line.js';
+import { databaseLine, databaseWarning } from '../support/database-line.js';
 import { serveLine } from '../support/serve-line.js';
 import { RestartBackOff } from './back-off.js';
 import { FINAL_STEPS_MS } from './close-on-signals.js';
@@ -52,6 +52,8 @@ export async function superviseWorkers(config: Config): Promise<void> {
     started = true;
     console.log(serveLine(config.publicUrl, { address: address.address ?? '::', port: address.port }, config.workers));
     console.log(databaseLine(config, created));
+    const warning = databaseWarning(config);
+    if (warning) console.error(warning);
   });
 
   cluster.on('exit', (worker, code, signal) => {

@@ -75,9 +75,12 @@ describe('the npm package', () => {
     const ended = new Promise<void>((resolve) => server.once('close', () => resolve()));
     try {
       await until(() => output.includes('database at'), 30_000);
-      // With DATABASE_PATH unset, the database is made in the installation, as the README says.
+      // With DATABASE_PATH unset, the database is made in the installation, as the README says, with a warning.
       expect(output).toContain(`shortlinks serves http://localhost:${port} (listening on 127.0.0.1:${port})`);
-      expect(output).toContain(`created a new database at ${join(folder, 'node_modules', 'shortlinks', 'data', 'shortlinks.db')}`);
+      const database = join(folder, 'node_modules', 'shortlinks', 'data', 'shortlinks.db');
+      expect(output).toContain(`created a new database at ${database}`);
+      await until(() => output.includes('warning:'), 5_000);
+      expect(output).toContain(`warning: the database ${database} is inside node_modules, which npm deletes when it reinstalls or upgrades the package`);
 
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
