@@ -98,7 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
     if (!isServicePath(path)) return (await redirectHandler.handleRedirect(req, res, path)) ? undefined : webPages(req, res);
     if (path === '/mcp') return mcp.handleMcp(req, res);
-    // Not gated: probes come often from one address, and the check itself never loads the database (health.ts).
+    // Not gated: probes come often from one address, and however many come, one database check runs at a time.
     if (path === '/healthz' || path === '/health') return health.answer(req, res);
     if (oauth.handles(path)) return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -137,7 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // written and the database closed.
       health.closing();
       const cut = await connections.drain(config.shutdownTimeoutMs);
-      if (cut > 0) console.error(`closing: cut off ${cut} ${cut === 1 ? "request" : "requests"} still running after ${config.shutdownTimeoutMs} ms`);
+      if (cut > 0) console.error(`closing: cut off ${cut} ${cut === 1 ? 'request' : 'requests'} still running after ${config.shutdownTimeoutMs} ms`);
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
