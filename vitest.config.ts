@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * open the SQLite file themselves or start processes and the CLI on a file.
  */
 const SQLITE_FILE_TESTS = [
+  'test/e2e/backup.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/copy-database.test.ts',
   'test/e2e/crash.test.ts',
@@ -28,8 +29,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // test/container builds and runs the image: its own run, `npm run test:container`.
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/container/**'] },
+        // Their own runs, which take minutes: test/container builds and runs the image (`npm run test:container`);
+        // test/package installs the packed package (`npm run test:package`).
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/container/**', 'test/package/**'] },
       },
       {
         extends: true,

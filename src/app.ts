@@ -16,6 +16,8 @@ import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { canAnswer, sendJson, sendProblem } from './http/problem.js';
 import { ClientGone } from './http/read-body.js';
+import { drainable } from './http/drain.js';
+import { createHealth } from './http/health.js';
 import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
@@ -89,12 +91,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const webPages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
+  const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
     if (!isServicePath(path)) return (await redirectHandler.handleRedirect(req, res, path)) ? undefined : webPages(req, res);
     if (path === '/mcp') return mcp.handleMcp(req, res);
+    // Not gated: probes come often from one address, and however many come, one database check runs at a time.
+    if (path === '/healthz' || path === '/health') return health.answer(req, res);
     if (oauth.handles(path)) return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       await gate.admit(req, res);
@@ -105,7 +110,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webPages(req, res);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverTimeouts(config), (req, res) => {
     route(req, res).catch((error: unknown) => {
       // The surfaces answer their own errors; what reaches here is a fault or a client gone mid-answer.
       if (error instanceof ClientGone) return void res.destroy();
@@ -116,6 +121,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sendProblem(res, error, config.publicUrl);
     });
   });
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  const connections = drainable(server);
 
   return {
     ctx,
@@ -126,14 +133,27 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
       }),
     async close() {
+      // Requests in flight finish first (their clicks are counted, their writes done); then the click counts are
+      // written and the database closed.
+      health.closing();
+      const cut = await connections.drain(config.shutdownTimeoutMs);
+      if (cut > 0) console.error(`closing: cut off ${cut} ${cut === 1 ? 'request' : 'requests'} still running after ${config.shutdownTimeoutMs} ms`);
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
       await store.close();
     },
+  };
+}
+
+/**
+ * The limits on slow clients, from the configuration. Node checks them on a timer, every 30 s unless told
+ * otherwise: once a second keeps each within a second of its value.
+ */
+function serverTimeouts(config: Config) {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
   };
 }

@@ -4,6 +4,9 @@ import { packageRoot } from './paths.js';
 
 const WORKERS_RANGE = { error: 'must be a whole number from 1 to 64' };
 
+/** A duration in milliseconds from the environment: a whole number from `min` to 10 minutes. */
+const milliseconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(600_000).default(fallback);
+
 /** Environment → validated, frozen configuration. Every variable is documented in the README's table. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -26,6 +29,15 @@ const envSchema = z.object({
   SAFE_BROWSING_API_KEY: z.string().min(1).optional(),
   SAFE_BROWSING_URL: z.string().url().default('https://safebrowsing.googleapis.com/v4/threatMatches:find'),
   WORKERS: z.coerce.number(WORKERS_RANGE).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(64, WORKERS_RANGE).default(1),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(10_000, 0),
+  HEADERS_TIMEOUT_MS: milliseconds(20_000),
+  REQUEST_TIMEOUT_MS: milliseconds(60_000),
+  // Longer than the 60 s a reverse proxy (nginx, most load balancers) keeps an idle upstream connection, so the
+  // proxy, not this server, closes it: otherwise the proxy may send a request on a connection closing under it.
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds(65_000),
+}).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+  path: ['HEADERS_TIMEOUT_MS'],
+  message: 'must not be more than REQUEST_TIMEOUT_MS',
 });
 
 export interface Config {
@@ -51,6 +63,12 @@ export interface Config {
   safeBrowsingUrl: string;
   /** Server processes on this machine, sharing the port and the database; 1 is one process without a primary. */
   workers: number;
+  /** How long requests in flight may go on after SIGTERM or SIGINT before their connections are closed. */
+  shutdownTimeoutMs: number;
+  /** The HTTP server's limits on a slow client: all headers, the whole request, an idle kept-alive connection. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -83,5 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
     safeBrowsingUrl: e.SAFE_BROWSING_URL,
     workers: e.WORKERS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
   });
 }

@@ -1,9 +1,10 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { databaseLine } from './support/database-line.js';
+import { databaseLine, databaseWarning } from './support/database-line.js';
 import { serveLine } from './support/serve-line.js';
 import { loadConfig } from './config.js';
 import { guardProcess } from './process-guards.js';
+import { closeOnSignals } from './workers/close-on-signals.js';
 import { superviseWorkers } from './workers/primary.js';
 import { serveAsWorker } from './workers/worker.js';
 
@@ -20,15 +21,12 @@ export async function serve(): Promise<void> {
   const { createApp } = await import('./app.js');
   const app = await createApp(config);
   // WORKERS=1 serves as one process even inside another's cluster (pm2's cluster mode, say).
-  if (config.workers > 1) return serveAsWorker(app);
+  if (config.workers > 1) return serveAsWorker(app, config.shutdownTimeoutMs);
+  // Before listening: a signal that arrives as soon as the start-up lines are out must close, not kill.
+  closeOnSignals(app, config.shutdownTimeoutMs, (signal) => console.log(`${signal}: closing`));
   const address = await app.listen();
   console.log(serveLine(config.publicUrl, address, 1));
   console.log(databaseLine(config, created));
-  const stop = async (signal: string) => {
-    console.log(`${signal}: closing`);
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const warning = databaseWarning(config);
+  if (warning) console.error(warning);
 }

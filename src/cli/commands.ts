@@ -62,6 +62,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
   'limits set': { flags: Object.keys(LIMIT_FLAGS), positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  backup: { flags: [], positionals: ['FILE'], loadStandalone: async () => (await import('./backup.js')).backup },
   'copy-database': {
     flags: ['to'],
     positionals: [],
@@ -94,6 +95,10 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   limits set [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
              [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
+  backup FILE                                    a consistent copy of the SQLite database, also while the
+                                                 server runs, checked with PRAGMA integrity_check; FILE must
+                                                 not exist. Restore: start the server with DATABASE_PATH=FILE.
+                                                 PostgreSQL (DATABASE_URL set): use pg_dump instead
   copy-database --to postgres://USER:PASSWORD@HOST:PORT/DATABASE
                                                  copies the SQLite database into an empty PostgreSQL
                                                  database and checks every table's row count; run it

@@ -6,7 +6,7 @@ import { isVersionSegment, SERVICE_SEGMENTS } from './service-paths.js';
  * words people would take for the service's own, or that it may answer one day.
  */
 const RESERVED_WORDS = new Set([
-  'api', 'oauth', 'login', 'sign-in', 'sign-up', 'logout', 'sign-out', 'dashboard', 'static', 'assets', 'healthz',
+  'api', 'oauth', 'login', 'sign-in', 'sign-up', 'logout', 'sign-out', 'dashboard', 'static', 'assets',
   'well-known', '_well-known', 'admin', 'operator', 'team', 'links', 'link', 'tokens', 'settings', 'account',
   'consent', 'callback', 'openapi', 'openapi-json', 'favicon', 'favicon-ico', 'robots', 'robots-txt', 'sitemap',
   'terms', 'privacy', 'about', 'help', 'support', 'status', 'qr', 'www', 'connected', 'public', 'shortlinks',

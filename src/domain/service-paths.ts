@@ -9,7 +9,7 @@ export const SERVICE_SEGMENTS: ReadonlySet<string> = new Set([
   'mcp',
   'signin', 'signup', 'signout', 'welcome', 'set-password',
   'app', 'teams', 'developers', 'assistants',
-  'docs', 'health',
+  'docs', 'health', 'healthz',
   'authorize', 'token', 'register', 'revoke', '.well-known',
   'favicon.ico', 'favicon.svg',
 ]);

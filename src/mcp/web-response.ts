@@ -13,6 +13,9 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
     // When the client goes away, pipeline destroys the source, which cancels the SDK's stream: the transport then
     // forgets it (a session allows one GET stream at a time, so a stale one would refuse the client's next).
+    // The headers go out at once, not with the first event: a listening stream (GET) may carry none for long, and
+    // its client should know it is open (and a closing server can end it cleanly, see http/drain.ts).
+    res.flushHeaders();
     pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res, () => {});
     return;
   }

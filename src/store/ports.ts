@@ -24,6 +24,11 @@ export interface Store {
   mcpSessions: McpSessionStore;
   leases: LeaseStore;
   changes: StoreChanges;
+  /**
+   * Resolves while the database answers and holds every migration this code needs; rejects, with the reason,
+   * otherwise. Cheap (no write, one trivial read): /healthz asks it.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 

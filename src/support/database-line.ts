@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import { parsePostgresUrl } from './postgres-url.js';
 
 /**
@@ -9,4 +10,17 @@ import { parsePostgresUrl } from './postgres-url.js';
 export function databaseLine(database: { databasePath: string; databaseUrl?: string | undefined }, created: boolean): string {
   if (database.databaseUrl !== undefined) return `database: PostgreSQL at ${parsePostgresUrl(database.databaseUrl)?.name ?? 'DATABASE_URL'}`;
   return created ? `created a new database at ${database.databasePath}` : `database: ${database.databasePath}`;
+}
+
+/**
+ * A warning for an SQLite file inside a node_modules folder, where the default DATABASE_PATH of a package installed
+ * with npm lies: npm deletes the package's folder, and the database with it, when it reinstalls or upgrades the
+ * package. Null when there is nothing to warn of.
+ */
+export function databaseWarning(database: { databasePath: string; databaseUrl?: string | undefined }): string | null {
+  if (database.databaseUrl !== undefined || !database.databasePath.split(sep).includes('node_modules')) return null;
+  return (
+    `warning: the database ${database.databasePath} is inside node_modules, which npm deletes when it reinstalls ` +
+    'or upgrades the package; set DATABASE_PATH to a file outside it'
+  );
 }

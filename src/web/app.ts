@@ -23,7 +23,7 @@ import { setRetryAfter } from '../http/retry-after.js';
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
  * link), the first step (/welcome), the dashboard (/app), teams, the Developers page, the connected assistants
  * page (the consent page is drawn here too, for the authorization server), the error-code reference
- * that problem `type`s point at, a health check, and the not-found page. Server-rendered HTML without scripts;
+ * that problem `type`s point at, and the not-found page. Server-rendered HTML without scripts;
  * every form is CSRF-checked.
  */
 export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
@@ -59,10 +59,6 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
 </ul>`,
       'home',
     );
-  });
-
-  app.get('/health', (_req, res) => {
-    res.json({ ok: true });
   });
 
   app.get('/docs/errors', (_req, res) => {

@@ -2,16 +2,18 @@ import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { openStore } from '../store/open.js';
-import { databaseLine } from '../support/database-line.js';
+import { databaseLine, databaseWarning } from '../support/database-line.js';
 import { serveLine } from '../support/serve-line.js';
 import { RestartBackOff } from './back-off.js';
+import { FINAL_STEPS_MS } from './close-on-signals.js';
 
 /**
  * The primary process of WORKERS=N (node:cluster): it serves nothing itself. It applies the migrations once,
  * before any worker opens the database, then starts N workers on the one port (cluster's round-robin hands each
  * new connection to the next worker) and prints the start-up lines once all of them listen. A worker that ends
  * unexpectedly is started again after a back-off (RestartBackOff). SIGINT or SIGTERM is passed to every worker,
- * and the primary exits 0 once all of them have closed. A worker that ends before the service first started (the
+ * and the primary exits 0 once all of them have closed; a worker still there well after its own deadline (its
+ * event loop stuck) is killed, and the primary exits 1. A worker that ends before the service first started (the
  * port taken, a bad database) stops the whole service with exit code 1, as a single process would.
  */
 export async function superviseWorkers(config: Config): Promise<void> {
@@ -35,6 +37,12 @@ export async function superviseWorkers(config: Config): Promise<void> {
     waiting.clear();
     if (live.size === 0) process.exit(exitCode);
     for (const worker of live) worker.process.kill(signal);
+    // Each worker gives up on its own after the deadline and FINAL_STEPS_MS; one that cannot even do that is stuck.
+    setTimeout(() => {
+      console.error(`${live.size} workers still running ${config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS} ms after ${signal}; killing them`);
+      for (const worker of live) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS).unref();
   };
 
   cluster.on('listening', (worker, address) => {
@@ -44,6 +52,8 @@ export async function superviseWorkers(config: Config): Promise<void> {
     started = true;
     console.log(serveLine(config.publicUrl, { address: address.address ?? '::', port: address.port }, config.workers));
     console.log(databaseLine(config, created));
+    const warning = databaseWarning(config);
+    if (warning) console.error(warning);
   });
 
   cluster.on('exit', (worker, code, signal) => {

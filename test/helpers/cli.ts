@@ -32,3 +32,22 @@ export function runCliWith(options: { env: Record<string, string | undefined>; c
     });
   });
 }
+
+/** Runs `shortlinks <args> --json` on the database at (or behind) `dbPath`, expects success, and parses what it printed. */
+export async function cliJson(dbPath: string, ...args: string[]): Promise<any> {
+  const run = await runCli(dbPath, ...args, '--json');
+  if (run.code !== 0) throw new Error(`shortlinks ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+/**
+ * What a test of the real server process starts from, made by the CLI as an operator would: a person, their team
+ * and a token for it, with the creation limits raised out of the way.
+ */
+export async function operatorSetUp(dbPath: string, email: string): Promise<{ team: string; token: string }> {
+  const person = await cliJson(dbPath, 'person', 'add', '--email', email, '--agree-terms');
+  const team = (await cliJson(dbPath, 'team', 'add', '--name', 'Operated', '--owner', person.email)).id as string;
+  const { token } = await cliJson(dbPath, 'token', 'create', '--email', person.email, '--team', team);
+  await cliJson(dbPath, 'limits', 'set', '--team-links', '100000', '--per-hour', '100000', '--per-day', '100000', '--first-week-per-day', '100000');
+  return { team, token };
+}

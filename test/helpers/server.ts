@@ -65,7 +65,15 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
   const dns = await startDnsServer({}, { a: ['93.184.216.34'] });
   // The postgres project of vitest.config.ts runs the same tests against a fresh PostgreSQL database.
   const database = await testDatabase(dbPath);
-  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, ...database, DNS_SERVERS: dns.servers.join(',') };
+  // Requests a test left running (an open stream, a body never finished) get 1 s at stop(), not the default 10.
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    ...database,
+    DNS_SERVERS: dns.servers.join(','),
+    SHUTDOWN_TIMEOUT_MS: '1000',
+  };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
   const app = await createApp(config, { ...options, clock });

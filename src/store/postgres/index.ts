@@ -15,6 +15,7 @@ import { pgOperations } from './operations.js';
 import { pgPasswordLinks } from './password-links.js';
 import { pgPeople } from './people.js';
 import { pgRates } from './rates.js';
+import { postgresReadiness } from './readiness.js';
 import { pgSettings } from './settings.js';
 import { pgTeams } from './teams.js';
 import { pgTokens } from './tokens.js';
@@ -66,6 +67,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     mcpSessions: pgMcpSessions(pool),
     leases: pgLeases(pool),
     changes,
+    ready: postgresReadiness(pool),
     async close() {
       await tokens.close();
       await changes.close();

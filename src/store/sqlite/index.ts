@@ -14,6 +14,7 @@ import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
 import { sqlitePeople } from './people.js';
 import { sqliteRates } from './rates.js';
+import { sqliteReadiness } from './readiness.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
 import { sqliteTokens } from './tokens.js';
@@ -42,6 +43,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     mcpSessions: sqliteMcpSessions(db),
     leases: sqliteLeases(db),
     changes,
+    ready: sqliteReadiness(db, path),
     async close() {
       await tokens.close();
       rates.close();

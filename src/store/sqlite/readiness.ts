@@ -1,0 +1,30 @@
+import { statSync } from 'node:fs';
+import type { Db } from './database.js';
+import { migrations } from './migrations.js';
+
+/**
+ * The SQLite half of /healthz: resolves while this connection can serve, throws (with the reason, for the log)
+ * when it cannot. Two cheap looks, no write:
+ * - `PRAGMA user_version`, a read of the file's header: the connection is open, the file answers, and every
+ *   migration this code needs is applied;
+ * - the file at `path` is still the one this connection has open (same device and inode). A database moved away or
+ *   deleted under a running server is still readable through its open handle, but what it writes there is gone
+ *   for every other process (the CLI, another worker, the next start), which would open a new empty file.
+ */
+export function sqliteReadiness(db: Db, path: string): () => Promise<void> {
+  const opened = path === ':memory:' ? null : identityOf(path);
+  return async () => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
+    if (applied < migrations.length) throw new Error(`the database has ${applied} of ${migrations.length} migrations`);
+    if (opened === null) return;
+    const now = identityOf(path);
+    if (now === undefined) throw new Error(`no database file at ${path} any more`);
+    if (now !== opened) throw new Error(`the file at ${path} is no longer the database this process has open`);
+  };
+}
+
+/** `device:inode` of the file, or undefined when there is none. */
+function identityOf(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false, bigint: true });
+  return stat && `${stat.dev}:${stat.ino}`;
+}
