@@ -104,11 +104,10 @@ it("reports health with the image's HEALTHCHECK: node's fetch, no curl", async (
   expect(test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
   const script = test[3] ?? '';
   expect(script).toContain('/healthz');
-  // Healthy exactly when /healthz answers 200, which it does once the change adding it is merged beside this one.
-  const healthz = await fetch(`${url}/healthz`);
-  expect(await succeeds('healthcheck', 'run', NAME)).toBe(healthz.ok);
-  // The same check on /health, which every version has: it reaches the server from inside as the service's user.
-  expect(await succeeds('exec', NAME, 'node', '-e', script.replace('/healthz', '/health'))).toBe(true);
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  expect(await succeeds('healthcheck', 'run', NAME)).toBe(true);
+  // Pointed at a path that is no health check (a link that does not exist: 404), the same script fails.
+  expect(await succeeds('exec', NAME, 'node', '-e', script.replace('/healthz', '/no-such-link'))).toBe(false);
 });
 
 /** Starts a container on the volume; resolves to its published address once it serves. */
@@ -122,13 +121,10 @@ async function start(): Promise<string> {
   return address;
 }
 
-/**
- * Waits for `/health`. (The HEALTHCHECK asks `/healthz`, added by another change: waiting on the endpoint every
- * version has keeps this test independent of it.)
- */
+/** Waits for `/healthz`, as the HEALTHCHECK does. */
 async function untilServing(address: string): Promise<void> {
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${address}/health`).then((res) => res.ok, () => false))) {
+  while (!(await fetch(`${address}/healthz`).then((res) => res.ok, () => false))) {
     if (Date.now() > deadline) throw new Error(`not serving after 60 s:\n${await podman('logs', NAME)}`);
     await sleep(250);
   }
