@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { packageRoot } from './paths.js';
 
 const WORKERS_RANGE = { error: 'must be a whole number from 1 to 64' };
+/** pino's levels, quietest last; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Environment → validated, frozen configuration. Every variable is documented in the README's table. */
 const envSchema = z.object({
@@ -26,6 +29,9 @@ const envSchema = z.object({
   SAFE_BROWSING_API_KEY: z.string().min(1).optional(),
   SAFE_BROWSING_URL: z.string().url().default('https://safebrowsing.googleapis.com/v4/threatMatches:find'),
   WORKERS: z.coerce.number(WORKERS_RANGE).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(64, WORKERS_RANGE).default(1),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export interface Config {
@@ -51,6 +57,12 @@ export interface Config {
   safeBrowsingUrl: string;
   /** Server processes on this machine, sharing the port and the database; 1 is one process without a primary. */
   workers: number;
+  /** How much the JSON log on standard output says: one line per API, MCP and web request at `info`. */
+  logLevel: LogLevel;
+  /** Prometheus text at /metrics on this port, on its own listener (never the public one); undefined: off. */
+  metricsPort: number | undefined;
+  /** The metrics listener's address: loopback unless the operator opens it to their scraper's network. */
+  metricsHost: string;
 }
 
 function list(value: string | undefined): string[] {
@@ -83,5 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
     safeBrowsingUrl: e.SAFE_BROWSING_URL,
     workers: e.WORKERS,
+    logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   });
 }

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { databaseLine } from './support/database-line.js';
-import { serveLine } from './support/serve-line.js';
 import { loadConfig } from './config.js';
+import { createLogger, useProcessLog } from './observability/logger.js';
+import { logStartUp } from './observability/start-up.js';
 import { guardProcess } from './process-guards.js';
 import { superviseWorkers } from './workers/primary.js';
 import { serveAsWorker } from './workers/worker.js';
@@ -14,18 +14,20 @@ import { serveAsWorker } from './workers/worker.js';
 export async function serve(): Promise<void> {
   guardProcess();
   const config = loadConfig();
+  // From here on every line of this process, the guards' included, is JSON on standard output at LOG_LEVEL.
+  const logger = createLogger(config.logLevel);
+  useProcessLog(logger);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config);
   const created = !existsSync(config.databasePath);
   // Imported here, so the primary of WORKERS=N, which serves nothing, never loads the app.
   const { createApp } = await import('./app.js');
-  const app = await createApp(config);
+  const app = await createApp(config, { logger });
   // WORKERS=1 serves as one process even inside another's cluster (pm2's cluster mode, say).
   if (config.workers > 1) return serveAsWorker(app);
   const address = await app.listen();
-  console.log(serveLine(config.publicUrl, address, 1));
-  console.log(databaseLine(config, created));
+  logStartUp(logger, config, { address, created, metrics: app.metricsAddress() });
   const stop = async (signal: string) => {
-    console.log(`${signal}: closing`);
+    logger.info(`${signal}: closing`);
     await app.close();
     process.exit(0);
   };

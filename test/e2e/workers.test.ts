@@ -89,14 +89,16 @@ afterAll(async () => {
 });
 
 describe('WORKERS=2', () => {
-  it('prints its start-up lines once, naming the worker processes, on a database it made', async () => {
+  it('logs its start-up lines once, from the primary, naming the worker processes, on a database it made', async () => {
     // The helper returns at the first line; the second follows at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server.output().trim().split('\n');
-    expect(lines).toEqual([
+    const lines = server.log();
+    expect(lines.map((line) => line.msg)).toEqual([
       `shortlinks serves http://127.0.0.1:${server.port} (listening on 127.0.0.1:${server.port}, 2 worker processes)`,
       `created a new database at ${dbPath}`,
     ]);
+    for (const line of lines) expect(line.pid).toBe(server.child.pid);
+    expect(lines[0]).toMatchObject({ workers: 2, database: { kind: 'sqlite', path: dbPath, created: true }, metrics: 'off' });
   });
 
   it('answers from both worker processes, never from the primary', async () => {

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
@@ -11,6 +10,7 @@ import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
 import { TestClock } from './clock.js';
 import { testDatabase } from './database-env.js';
+import { freePort } from './free-port.js';
 
 // Kept here too for the tests that import it with the server; it lives in clock.ts so the fast tool tests can
 // use it without loading the whole app.
@@ -39,17 +39,8 @@ export interface Actor {
   token: string;
 }
 
-/** A port nobody listens on right now, on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+// Kept in a file of its own so the bench can use it without loading vitest.
+export { freePort } from './free-port.js';
 
 let people = 0;
 
@@ -65,7 +56,8 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
   const dns = await startDnsServer({}, { a: ['93.184.216.34'] });
   // The postgres project of vitest.config.ts runs the same tests against a fresh PostgreSQL database.
   const database = await testDatabase(dbPath);
-  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, ...database, DNS_SERVERS: dns.servers.join(',') };
+  // No request log in the test runner's output (a test that reads the log starts a server process).
+  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, ...database, DNS_SERVERS: dns.servers.join(','), LOG_LEVEL: 'silent' };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
   const app = await createApp(config, { ...options, clock });

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../test/helpers/free-port.js';
+import { startDnsStandIn } from './dns-stand-in.js';
+import { getOnce, int, pct } from './measure.js';
+import { lowestAndMedian, measure, seedDatabase, startService, type Measured, type Setting } from './workers.js';
+
+/**
+ * BENCH_ONLY=observability: what the log and the metrics cost a redirect (issue 12: at most 5% of redirect
+ * throughput). The real server (`npm start`'s entry, one process) on one SQLite file of BENCH_OBS_LINKS links
+ * (10,000), loaded with browser GETs of random codes, once with LOG_LEVEL=silent and no METRICS_PORT (off) and
+ * once with LOG_LEVEL=info and METRICS_PORT set (on: a request id per answer, the redirect tallies and histogram,
+ * cache counts, clicks counted, the store's calls timed, the minute's summary line, and /metrics scraped once per
+ * run). BENCH_OBS_ROUNDS (5) runs the two back to back that many times, which goes first alternating. The summary
+ * gives the median of each round's ratio (on against off, measured a few seconds apart, so a machine shared with
+ * other work slows both alike), then the medians and lowest of each setting: the server's CPU time per answer
+ * (steadier than requests per second, since autocannon takes CPU from the same cores) and requests per second.
+ */
+const LINKS = Number(process.env.BENCH_OBS_LINKS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_OBS_ROUNDS ?? 5);
+
+/** Runs the section; answers its lines for the summary. */
+export async function benchObservability(): Promise<string[]> {
+  console.log(
+    `\nredirect with the log and metrics off and on (${int(LINKS)} links, random codes, 50 connections, 2 s warm-up + 8 s, ` +
+      `browser GETs so clicks are counted; ${ROUNDS} rounds, alternating; server CPU over every answer)`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'shortlinks-bench-obs-'));
+  const dbPath = join(dir, 'bench.db');
+  const dns = await startDnsStandIn();
+  let scraped = '';
+  try {
+    const codes = await seedDatabase(dbPath, LINKS);
+    const off: Setting = { label: 'log and metrics off', start: async () => [await startService(1, dbPath, dns.servers, { LOG_LEVEL: 'silent' })] };
+    const on: Setting = {
+      label: 'log (info) and metrics on',
+      async start() {
+        const metricsPort = await freePort();
+        const service = await startService(1, dbPath, dns.servers, { LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) });
+        return [
+          {
+            ...service,
+            // Scraped as a Prometheus would, once a run, just before the service stops.
+            async stop() {
+              scraped = (await getOnce(`http://127.0.0.1:${metricsPort}`, '/metrics', {})).body;
+              await service.stop();
+            },
+          },
+        ];
+      },
+    };
+    const runs: Measured[] = [];
+    const rounds: Array<{ cpu: number; rps: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair: Record<string, Measured> = {};
+      for (const setting of round % 2 === 0 ? [off, on] : [on, off]) runs.push((pair[setting.label] = await measure(setting, codes)));
+      const [without, withIt] = [pair[off.label]!, pair[on.label]!];
+      rounds.push({ cpu: withIt.cpuPerRequest / without.cpuPerRequest, rps: withIt.rps / without.rps });
+    }
+    const ratio = (pick: (round: { cpu: number; rps: number }) => number) => `${(100 * lowestAndMedian(rounds.map(pick)).median).toFixed(1)}%`;
+    const redirects = /^shortlinks_requests_total\{surface="redirect",operation="visit",status="302"\} (\d+)$/m.exec(scraped)?.[1];
+    const stats = (setting: Setting, pick: (r: Measured) => number) => lowestAndMedian(runs.filter((r) => r.label === setting.label).map(pick));
+    const [cpuOff, cpuOn] = [stats(off, (r) => r.cpuPerRequest), stats(on, (r) => r.cpuPerRequest)];
+    const [rpsOff, rpsOn] = [stats(off, (r) => r.rps), stats(on, (r) => r.rps)];
+    return [
+      `observability redirect, on against off, median of ${ROUNDS} rounds' ratios: CPU per request ${ratio((r) => r.cpu)} (target ≤105%), ` +
+        `req/s ${ratio((r) => r.rps)} (target ≥95%)`,
+      `           CPU per request, median (lowest) of ${ROUNDS}: off ${cpuOff.median.toFixed(1)} µs (${cpuOff.min.toFixed(1)}) | ` +
+        `on ${cpuOn.median.toFixed(1)} (${cpuOn.min.toFixed(1)}) | on/off ${pct(cpuOn.median, cpuOff.median)} (${pct(cpuOn.min, cpuOff.min)})`,
+      `           req/s median: off ${int(rpsOff.median)} | on ${int(rpsOn.median)} | on/off ${pct(rpsOn.median, rpsOff.median)} ` +
+        `(target ≥95%) | the last scrape counted ${redirects === undefined ? 'no' : int(Number(redirects))} redirects`,
+    ];
+  } finally {
+    await dns.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
