@@ -101,12 +101,15 @@ describe('WORKERS=2', () => {
     expect(lines[0]).toMatchObject({ workers: 2, database: { kind: 'sqlite', path: dbPath, created: true }, metrics: 'off' });
   });
 
-  it('answers from both worker processes, never from the primary', async () => {
+  it('answers from both worker processes, never from the primary, and each worker logs its own requests', async () => {
     const answers = await untilServedBy(2, () => send('GET', '/health'));
     const servedBy = new Set(answers.map((a) => a.servedBy));
     expect(servedBy.size).toBe(2);
     expect([...servedBy].sort()).toEqual(workersOf(server.child.pid!).sort());
     expect(servedBy.has(String(server.child.pid))).toBe(false);
+    const logged = () => server.log().filter((line) => line.msg === 'request' && line.route === '/health');
+    await until(() => logged().length === answers.length);
+    expect(new Set(logged().map((line) => String(line.pid)))).toEqual(servedBy);
   });
 
   it('a change answered by one worker shows on the next request the other worker answers', async () => {
