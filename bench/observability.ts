@@ -16,9 +16,13 @@ import { lowestAndMedian, measure, seedDatabase, startService, type Measured, ty
  * gives the median of each round's ratio (on against off, measured a few seconds apart, so a machine shared with
  * other work slows both alike), then the medians and lowest of each setting: the server's CPU time per answer
  * (steadier than requests per second, since autocannon takes CPU from the same cores) and requests per second.
+ * Off still makes each answer's request id and counts the redirect tallies, which are always on; BENCH_OBS_BASE, the
+ * `dist/src/main.js` of a build from before the log and metrics (made apart, say from `git archive`), adds a third
+ * setting to each round, which the other two are compared with too.
  */
 const LINKS = Number(process.env.BENCH_OBS_LINKS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_OBS_ROUNDS ?? 5);
+const BASE = process.env.BENCH_OBS_BASE;
 
 /** Runs the section; answers its lines for the summary. */
 export async function benchObservability(): Promise<string[]> {
@@ -50,22 +54,35 @@ export async function benchObservability(): Promise<string[]> {
         ];
       },
     };
+    const base: Setting | null = BASE ? { label: 'base build (before)', start: async () => [await startService(1, dbPath, dns.servers, {}, BASE)] } : null;
+    const settings = [off, on, ...(base ? [base] : [])];
     const runs: Measured[] = [];
-    const rounds: Array<{ cpu: number; rps: number }> = [];
+    const rounds: Array<Record<string, Measured>> = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const pair: Record<string, Measured> = {};
-      for (const setting of round % 2 === 0 ? [off, on] : [on, off]) runs.push((pair[setting.label] = await measure(setting, codes)));
-      const [without, withIt] = [pair[off.label]!, pair[on.label]!];
-      rounds.push({ cpu: withIt.cpuPerRequest / without.cpuPerRequest, rps: withIt.rps / without.rps });
+      const measured: Record<string, Measured> = {};
+      const order = round % 2 === 0 ? settings : [...settings].reverse();
+      for (const setting of order) runs.push((measured[setting.label] = await measure(setting, codes)));
+      rounds.push(measured);
     }
-    const ratio = (pick: (round: { cpu: number; rps: number }) => number) => `${(100 * lowestAndMedian(rounds.map(pick)).median).toFixed(1)}%`;
+    /** The median over the rounds of `a`'s figure against `b`'s in the same round. */
+    const ratio = (a: Setting, b: Setting, pick: (r: Measured) => number) =>
+      `${(100 * lowestAndMedian(rounds.map((round) => pick(round[a.label]!) / pick(round[b.label]!))).median).toFixed(1)}%`;
+    const cpu = (r: Measured) => r.cpuPerRequest;
+    const rps = (r: Measured) => r.rps;
     const redirects = /^shortlinks_requests_total\{surface="redirect",operation="visit",status="302"\} (\d+)$/m.exec(scraped)?.[1];
     const stats = (setting: Setting, pick: (r: Measured) => number) => lowestAndMedian(runs.filter((r) => r.label === setting.label).map(pick));
-    const [cpuOff, cpuOn] = [stats(off, (r) => r.cpuPerRequest), stats(on, (r) => r.cpuPerRequest)];
-    const [rpsOff, rpsOn] = [stats(off, (r) => r.rps), stats(on, (r) => r.rps)];
+    const [cpuOff, cpuOn] = [stats(off, cpu), stats(on, cpu)];
+    const [rpsOff, rpsOn] = [stats(off, rps), stats(on, rps)];
+    const againstBase = base
+      ? [
+          `           against the build from before, median of the rounds' ratios: on ${ratio(on, base, cpu)} CPU, ${ratio(on, base, rps)} req/s | ` +
+            `off ${ratio(off, base, cpu)} CPU, ${ratio(off, base, rps)} req/s | base ${stats(base, cpu).median.toFixed(1)} µs, ${int(stats(base, rps).median)} req/s`,
+        ]
+      : [];
     return [
-      `observability redirect, on against off, median of ${ROUNDS} rounds' ratios: CPU per request ${ratio((r) => r.cpu)} (target ≤105%), ` +
-        `req/s ${ratio((r) => r.rps)} (target ≥95%)`,
+      `observability redirect, on against off, median of ${ROUNDS} rounds' ratios: CPU per request ${ratio(on, off, cpu)} (target ≤105%), ` +
+        `req/s ${ratio(on, off, rps)} (target ≥95%)`,
+      ...againstBase,
       `           CPU per request, median (lowest) of ${ROUNDS}: off ${cpuOff.median.toFixed(1)} µs (${cpuOff.min.toFixed(1)}) | ` +
         `on ${cpuOn.median.toFixed(1)} (${cpuOn.min.toFixed(1)}) | on/off ${pct(cpuOn.median, cpuOff.median)} (${pct(cpuOn.min, cpuOff.min)})`,
       `           req/s median: off ${int(rpsOff.median)} | on ${int(rpsOn.median)} | on/off ${pct(rpsOn.median, rpsOff.median)} | ` +

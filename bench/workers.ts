@@ -44,20 +44,26 @@ export interface Service {
 }
 
 /**
- * Starts `node dist/src/main.js` with WORKERS=n on a free port, `extra` added to its environment; resolves once it
- * logged its start-up line (once every worker listens), or with LOG_LEVEL=silent, which logs nothing, once it
- * answers.
+ * Starts `node dist/src/main.js` (or another build's `main`) with WORKERS=n on a free port, `extra` added to its
+ * environment; resolves once it logged its start-up line (once every worker listens), or with LOG_LEVEL=silent,
+ * which logs nothing, once it answers.
  */
-export async function startService(workers: number, dbPath: string, dnsServers: string[], extra: Record<string, string> = {}): Promise<Service> {
+export async function startService(
+  workers: number,
+  dbPath: string,
+  dnsServers: string[],
+  extra: Record<string, string> = {},
+  main = MAIN,
+): Promise<Service> {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: dbPath, DNS_SERVERS: dnsServers.join(','), WORKERS: String(workers), ...extra };
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('"msg":"shortlinks serves ')) resolve();
+      if (output.includes('shortlinks serves ')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`WORKERS=${workers} exited with ${code}: ${output}`)));
     if ((extra.LOG_LEVEL ?? process.env.LOG_LEVEL) === 'silent') void answering(`http://127.0.0.1:${port}/health`).then(resolve);
