@@ -8,6 +8,7 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { startDnsStandIn } from './dns-stand-in.js';
 import { cpuMicros, getOnce, int, loadGet, pct, type GetLoadResult } from './measure.js';
 import { seedActor, seedLinks } from './seed.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 /**
  * BENCH_ONLY=workers: what a redirect costs in CPU time with WORKERS=1 and with WORKERS=2, the real server
@@ -35,26 +36,37 @@ const HEADERS = {
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 };
 
-interface Service {
+export interface Service {
   url: string;
   /** The primary (or the single process) and its workers. */
   pids(): number[];
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/src/main.js` with WORKERS=n on a port of its choosing; resolves once it printed where it listens. */
-async function startService(workers: number, dbPath: string, dnsServers: string[]): Promise<Service> {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath, DNS_SERVERS: dnsServers.join(','), WORKERS: String(workers) };
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts `node dist/src/main.js` (or another build's `main`) with WORKERS=n on a free port, `extra` added to its
+ * environment; resolves once it logged its start-up line (once every worker listens), or with LOG_LEVEL=silent,
+ * which logs nothing, once it answers.
+ */
+export async function startService(
+  workers: number,
+  dbPath: string,
+  dnsServers: string[],
+  extra: Record<string, string> = {},
+  main = MAIN,
+): Promise<Service> {
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: dbPath, DNS_SERVERS: dnsServers.join(','), WORKERS: String(workers), ...extra };
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on [^ ]+:(\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
+      if (output.includes('shortlinks serves ')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`WORKERS=${workers} exited with ${code}: ${output}`)));
+    if ((extra.LOG_LEVEL ?? process.env.LOG_LEVEL) === 'silent') void answering(`http://127.0.0.1:${port}/health`).then(resolve);
   });
   const pid = child.pid!;
   const children = () => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -69,15 +81,22 @@ async function startService(workers: number, dbPath: string, dnsServers: string[
   };
 }
 
-interface Setting {
+/** Resolves once `url` answers (every 50 ms, 10 s at most). */
+async function answering(url: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (await fetch(url).then((res) => res.ok, () => false)) return;
+  }
+}
+
+export interface Setting {
   label: string;
   start(): Promise<Service[]>;
 }
 
-type Measured = { label: string; rps: number; answers: number; cpuPerRequest: number; primaryPerRequest: number };
+export type Measured = { label: string; rps: number; answers: number; cpuPerRequest: number; primaryPerRequest: number };
 
 /** Loads the setting's services at once (the connections split between them) and sums their CPU time. */
-async function measure(setting: Setting, codes: string[]): Promise<Measured> {
+export async function measure(setting: Setting, codes: string[]): Promise<Measured> {
   const services = await setting.start();
   try {
     for (const service of services) {
@@ -111,6 +130,28 @@ async function measure(setting: Setting, codes: string[]): Promise<Measured> {
   }
 }
 
+/**
+ * A new SQLite file at `dbPath` holding a person, a team and `links` links; their codes. Everything is in the main
+ * file (the WAL checkpointed), so copying it copies the whole database.
+ */
+export async function seedDatabase(dbPath: string, links: number): Promise<string[]> {
+  const store = openSqliteStore(dbPath);
+  const actor = await seedActor(store, new Date());
+  await store.close();
+  seedLinks(dbPath, actor, links);
+  const db = new Database(dbPath);
+  const codes = db.prepare('SELECT code FROM links').pluck().all() as string[];
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return codes;
+}
+
+/** The lowest and the median of a figure over several runs. */
+export function lowestAndMedian(values: number[]): { min: number; median: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0]!, median: sorted[Math.floor((sorted.length - 1) / 2)]! };
+}
+
 /** Runs the section; answers its lines for the summary. */
 export async function benchWorkers(): Promise<string[]> {
   const rate = RATE ? `at most ${int(RATE)} requests a second in all` : 'as fast as answered';
@@ -122,15 +163,7 @@ export async function benchWorkers(): Promise<string[]> {
   const dbPath = join(dir, 'bench.db');
   const dns = await startDnsStandIn();
   try {
-    const store = openSqliteStore(dbPath);
-    const actor = await seedActor(store, new Date());
-    await store.close();
-    seedLinks(dbPath, actor, LINKS);
-    const db = new Database(dbPath);
-    const codes = db.prepare('SELECT code FROM links').pluck().all() as string[];
-    // Everything into the main file, so that copying it copies the whole database.
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
+    const codes = await seedDatabase(dbPath, LINKS);
     const copies = ['a', 'b'].map((name) => {
       const copy = join(dir, `copy-${name}.db`);
       copyFileSync(dbPath, copy);
@@ -147,10 +180,7 @@ export async function benchWorkers(): Promise<string[]> {
     const runs: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) for (const setting of settings) runs.push(await measure(setting, codes));
     /** The lowest and the median of a figure over the runs of one setting. */
-    const stats = (label: string, pick: (r: Measured) => number) => {
-      const sorted = runs.filter((r) => r.label === label).map(pick).sort((a, b) => a - b);
-      return { min: sorted[0]!, median: sorted[Math.floor((sorted.length - 1) / 2)]! };
-    };
+    const stats = (label: string, pick: (r: Measured) => number) => lowestAndMedian(runs.filter((r) => r.label === label).map(pick));
     const cpu = (label: string) => stats(label, (r) => r.cpuPerRequest);
     const [one, two, apart] = [cpu('WORKERS=1'), cpu('WORKERS=2'), cpu('2 × WORKERS=1, own files')];
     return [

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createGate } from './auth/gate.js';
-import { clientAddressOf } from './http/client-address.js';
+import { clientAddressOf, fromTrustedProxy } from './http/client-address.js';
+import { requestIdOf } from './http/request-id.js';
 import type { Config } from './config.js';
 import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
 import { privateNetworkCheck } from './destinations/private-network.js';
@@ -18,7 +19,7 @@ import { canAnswer, sendJson, sendProblem } from './http/problem.js';
 import { ClientGone } from './http/read-body.js';
 import { drainable } from './http/drain.js';
 import { createHealth } from './http/health.js';
-import { httpFacade } from './http-facade/router.js';
+import { httpFacade, isApiPath } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
@@ -30,6 +31,9 @@ import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
 import { oauthPages } from './web/pages/consent.js';
 import { webSessions } from './auth/web-sessions.js';
+import type { Logger } from './observability/logger.js';
+import { createObserver } from './observability/observer.js';
+import { noteOperation } from './observability/request-facts.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -43,12 +47,16 @@ export interface AppOptions {
    * this process's memory, enough for one process and free of database writes).
    */
   sharedRateLimits?: boolean;
+  /** Where the log goes: serve.ts hands in the process's logger; left out, one at the config's LOG_LEVEL. */
+  logger?: Logger;
 }
 
 export interface App {
   ctx: ToolContext;
   server: Server;
   listen(): Promise<AddressInfo>;
+  /** Where /metrics is served once listening (`host:port`), or null: METRICS_PORT unset, or a worker's. */
+  metricsAddress(): string | null;
   close(): Promise<void>;
 }
 
@@ -57,7 +65,8 @@ export interface App {
  * are answered by plain node:http handlers (they need no middleware); pages go to Express.
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const store = options.store ?? (await openStore(config, options.random ?? cryptoRandom));
+  const observer = createObserver(config, options.logger);
+  const store = observer.store(options.store ?? (await openStore(config, options.random ?? cryptoRandom)));
   const cursorSecret = await store.settings.cursorSecret();
   const clock = options.clock ?? systemClock;
   // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
@@ -70,38 +79,54 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock,
     config,
     cursors: new Cursors(cursorSecret),
-    destinations: destinationChecker({
-      publicUrl: config.publicUrl,
-      settings: store.settings,
-      privateNetwork,
-      unsafeSites,
-    }),
+    destinations: observer.checks(
+      destinationChecker({
+        publicUrl: config.publicUrl,
+        settings: store.settings,
+        privateNetwork,
+        unsafeSites,
+      }),
+    ),
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   const clientAddress = clientAddressOf(new Set(config.trustedProxies));
   // One process counts in memory, exactly and cheaply; several (WORKERS, or machines sharing PostgreSQL) count in
   // the database, so that a budget is one budget whichever process answers.
   const sharedRates = options.sharedRateLimits ?? (config.workers > 1 || config.databaseUrl !== undefined);
-  const rates = chooseRateLimiter(store, sharedRates);
+  const rates = observer.rates(chooseRateLimiter(store, sharedRates));
   const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);
-  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate });
+  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
-  const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl });
+  const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl, log: (line) => observer.logger.warn(line) });
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = requestIdOf(fromTrustedProxy(new Set(config.trustedProxies)));
+
+  async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
-    if (!isServicePath(path)) return (await redirectHandler.handleRedirect(req, res, path)) ? undefined : webPages(req, res);
-    if (path === '/mcp') return mcp.handleMcp(req, res);
-    // Not gated: probes come often from one address, and however many come, one database check runs at a time.
+    if (!isServicePath(path)) {
+      const link = await redirectHandler.handleRedirect(req, res, path, id);
+      if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
+      res.setHeader('X-Request-Id', id);
+      observer.follow(req, res, 'web', started);
+      return webPages(req, res);
+    }
+    // The redirects above write theirs with their other headers (redirect/handler.ts).
+    res.setHeader('X-Request-Id', id);
+    // Not gated, and not logged a line each (a probe comes every few seconds): however many come, one database
+    // check runs at a time.
     if (path === '/healthz' || path === '/health') return health.answer(req, res);
-    if (oauth.handles(path)) return oauth.app(req, res);
+    const surface = path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
+    observer.follow(req, res, surface, started);
+    if (surface === 'mcp') return mcp.handleMcp(req, res);
+    if (surface === 'oauth') return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      noteOperation(res, 'openapi.json');
       await gate.admit(req, res);
       res.setHeader('Access-Control-Allow-Origin', '*');
       return sendJson(res, 200, openApi);
@@ -111,36 +136,45 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 
   const server = createServer(serverTimeouts(config), (req, res) => {
-    route(req, res).catch((error: unknown) => {
+    const started = performance.now();
+    const id = requestId(req);
+    route(req, res, id, started).catch((error: unknown) => {
       // The surfaces answer their own errors; what reaches here is a fault or a client gone mid-answer.
       if (error instanceof ClientGone) return void res.destroy();
       if (!canAnswer(res)) {
-        console.error('Unexpected error after the answer began:', error);
+        observer.logger.error({ err: error, requestId: id }, 'Unexpected error after the answer began');
         return void res.destroy();
       }
+      res.setHeader('X-Request-Id', id);
       sendProblem(res, error, config.publicUrl);
     });
   });
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   const connections = drainable(server);
 
+  let metricsAddress: string | null = null;
   return {
     ctx,
     server,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    async listen() {
+      const address = await new Promise<AddressInfo>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
-      }),
+      });
+      metricsAddress = await observer.listen();
+      return address;
+    },
+    metricsAddress: () => metricsAddress,
     async close() {
       // Requests in flight finish first (their clicks are counted, their writes done); then the click counts are
       // written and the database closed.
       health.closing();
       const cut = await connections.drain(config.shutdownTimeoutMs);
-      if (cut > 0) console.error(`closing: cut off ${cut} ${cut === 1 ? 'request' : 'requests'} still running after ${config.shutdownTimeoutMs} ms`);
+      if (cut > 0) observer.logger.warn(`closing: cut off ${cut} ${cut === 1 ? 'request' : 'requests'} still running after ${config.shutdownTimeoutMs} ms`);
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
+      await observer.close();
       await store.close();
     },
   };

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { packageRoot } from './paths.js';
 
 const WORKERS_RANGE = { error: 'must be a whole number from 1 to 64' };
+/** pino's levels, quietest last; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A duration in milliseconds from the environment: a whole number from `min` to 10 minutes. */
 const milliseconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(600_000).default(fallback);
@@ -35,6 +38,9 @@ const envSchema = z.object({
   // Longer than the 60 s a reverse proxy (nginx, most load balancers) keeps an idle upstream connection, so the
   // proxy, not this server, closes it: otherwise the proxy may send a request on a connection closing under it.
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(65_000),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not be more than REQUEST_TIMEOUT_MS',
@@ -69,6 +75,12 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How much the JSON log on standard output says: one line per API, MCP and web request at `info`. */
+  logLevel: LogLevel;
+  /** Prometheus text at /metrics on this port, on its own listener (never the public one); undefined: off. */
+  metricsPort: number | undefined;
+  /** The metrics listener's address: loopback unless the operator opens it to their scraper's network. */
+  metricsHost: string;
 }
 
 function list(value: string | undefined): string[] {
@@ -105,5 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   });
 }

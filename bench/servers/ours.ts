@@ -31,6 +31,8 @@ const config = loadConfig({
   DATABASE_PATH: join(dir, 'bench.db'),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   DNS_SERVERS: dns.servers.join(','),
+  // Silent unless asked (run.ts): what logging costs is bench/observability.ts's to measure.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
 });
 const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath);
 const now = new Date();

@@ -9,6 +9,7 @@ import { CALL_WINDOW_MS, rateLimitHeaders } from './call-budget.js';
 import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
+import { noteCaller } from '../observability/request-facts.js';
 
 /**
  * The door every API and MCP request passes: it finds who is calling, takes one call from their budget (the
@@ -65,7 +66,7 @@ export function createGate(deps: {
   const resource = protectedResource(publicUrl).resource;
 
   /** Authenticates the bearer token, takes one call from its person's budget (or the address's), hands back a thunk. */
-  async function admitWith<T extends { caller: Caller }>(
+  async function admitWith<T extends { caller: Caller; oauth?: OAuthAccess | null }>(
     req: IncomingMessage,
     res: ServerResponse,
     authenticate: (token: string | null, now: Date) => Promise<T>,
@@ -78,6 +79,7 @@ export function createGate(deps: {
     } catch (error) {
       refusal = error;
     }
+    if (found) noteCaller(res, found.caller.personId, found.oauth?.clientId ?? null);
     await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${clientAddress(req)}`, now);
     return () => {
       if (found) return found;
@@ -106,6 +108,7 @@ export function createGate(deps: {
       });
     },
     count(res, personId) {
+      noteCaller(res, personId);
       return take(res, `calls:person:${personId}`, clock.now());
     },
     countAddress(req, res) {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { apiError } from '../errors.js';
 import type { Person, Store } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
+import { noteCaller } from '../observability/request-facts.js';
 
 const SESSION_DAYS = 30;
 
@@ -53,6 +54,7 @@ export function webSessions(deps: { store: Store; clock: Clock; publicUrl: strin
      * already held (found on this request) ends, so signing in as someone else leaves nothing behind.
      */
     async signIn(res: Response, personId: string): Promise<void> {
+      noteCaller(res, personId);
       const previous = res.locals.signedIn as SignedIn | null | undefined;
       if (previous) await store.webSessions.remove(previous.idHash);
       res.locals.signedIn = undefined;

@@ -9,6 +9,7 @@
 import { apiError } from '../errors.js';
 import type { CheckedDestination } from '../domain/destination.js';
 import { isPublicAddress } from './addresses.js';
+import { cacheStats } from '../support/cache-stats.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { NetworkCheck } from './checker.js';
 import { LookupFailed, type HostAnswer, type ResolveHost } from './resolver.js';
@@ -38,7 +39,7 @@ export type Verdict = 'public' | 'private' | 'missing';
  */
 export function privateNetworkCheck(options: { resolve: ResolveHost; cacheSize?: number; now?: () => number }): NetworkCheck {
   const { resolve, cacheSize = 10_000, now = Date.now } = options;
-  const cache = new LruCache<Verdict>(cacheSize, { now });
+  const cache = new LruCache<Verdict>(cacheSize, { now, stats: cacheStats('dns-verdicts') });
   // Checks of one host that overlap share one look-up, so a burst of links to a new site costs one query.
   const pending = new Map<string, Promise<Verdict>>();
 

@@ -8,8 +8,14 @@ import type { Gate } from '../auth/gate.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
 import { canAnswer, sendJson, sendProblem } from '../http/problem.js';
 import { ClientGone, readJsonObject } from '../http/read-body.js';
+import { noteOperation } from '../observability/request-facts.js';
 
 const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
+
+/** Whether a path is the API's: `/v1/...`, or another version's (which answers 410). */
+export function isApiPath(path: string): boolean {
+  return VERSION_PATH.test(path);
+}
 
 /**
  * The HTTP facade: `POST /v1/<operationId>` → the tool → JSON. Returns false for paths that are not the API's,
@@ -21,10 +27,12 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const version = VERSION_PATH.exec(path);
     if (!version) return false;
+    const tool = version[1] === 'v1' ? toolForOperation(path.slice('/v1/'.length)) : undefined;
+    // Named for the log before the budget is checked, so a refused call is logged as the operation it was.
+    if (tool) noteOperation(res, tool.operation!);
     try {
       const caller = await gate.admit(req, res);
       if (version[1] !== 'v1') throw apiError.versionRetired();
-      const tool = toolForOperation(path.slice('/v1/'.length));
       if (!tool) throw apiError.notFound('There is no such operation; see /v1/openapi.json.');
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');

@@ -23,6 +23,11 @@ export function clientAddressOf(trustedProxies: ReadonlySet<string>) {
 
 export type ClientAddress = ReturnType<typeof clientAddressOf>;
 
+/** Whether a request came straight from one of the trusted reverse proxies (TRUST_PROXY). */
+export function fromTrustedProxy(trustedProxies: ReadonlySet<string>) {
+  return (req: IncomingMessage): boolean => trustedProxies.size > 0 && trustedProxies.has(normalize(req.socket.remoteAddress ?? ''));
+}
+
 /** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
 function normalize(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;

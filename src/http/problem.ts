@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { toApiError } from '../errors.js';
 import { setRetryAfter } from './retry-after.js';
+import { processLog } from '../observability/logger.js';
 
 /**
  * Sends any error as `application/problem+json`: an ApiError as itself, anything else as a 500 that shows
@@ -8,7 +9,7 @@ import { setRetryAfter } from './retry-after.js';
  */
 export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string): void {
   const error = toApiError(err);
-  if (error.code === 'internal_server_error') console.error('Unexpected error:', err);
+  if (error.code === 'internal_server_error') processLog().error({ err, requestId: res.getHeader('x-request-id') }, 'Unexpected error');
   setRetryAfter(res, error.retryAfter);
   sendJson(res, error.status, JSON.stringify(error.toProblem(publicUrl)), 'application/problem+json');
 }

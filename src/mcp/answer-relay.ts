@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Clock } from '../shared/clock.js';
 import type { McpSessionStore } from '../store/ports.js';
+import { processLog } from '../observability/logger.js';
 
 /** How often a process waiting for an answer looks for it in the database; a person answers in seconds. */
 const POLL_MS = 100;
@@ -86,7 +87,7 @@ export class AnswerRelay {
         waiter.deliver(JSON.parse(left) as JSONRPCResponse);
       }
     } catch (error) {
-      console.error('MCP: looking for answers left by other processes failed:', error);
+      processLog().error({ err: error }, 'MCP: looking for answers left by other processes failed');
     } finally {
       this.polling = false;
     }

@@ -10,6 +10,7 @@ import {
   type WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { AnswerRelay } from './answer-relay.js';
+import { processLog } from '../observability/logger.js';
 
 /**
  * A 2025-11-25 session's transport as its server sees it: the SDK's Streamable HTTP transport, with the server's
@@ -84,6 +85,6 @@ export class RelayedTransport implements Transport {
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (!isJSONRPCResponse(message)) return this.onmessage?.(message, extra);
-    this.relay.answer(this.session, message).catch((error: unknown) => console.error('MCP: an answer could not be passed on:', error));
+    this.relay.answer(this.session, message).catch((error: unknown) => processLog().error({ err: error }, 'MCP: an answer could not be passed on'));
   }
 }

@@ -10,6 +10,9 @@ import { ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { fastAnswer } from './fast-path.js';
+import { mcpOperationOf } from './operation-name.js';
+import { processLog } from '../observability/logger.js';
+import { noteOperation } from '../observability/request-facts.js';
 import { followsLinks } from './first-step.js';
 import { mcpGuard } from './guard.js';
 import { legacySessions } from './legacy.js';
@@ -33,8 +36,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   const resourceUrl = new URL(addresses.resource);
   const states = new RequestStates(secret, ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
-  // A request the SDK refuses is the caller's mistake and is answered as such; only a failure of its own is logged.
-  const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: (error) => console.error('MCP:', error) });
+  const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: logSdkError });
   const legacy = legacySessions(newServer, ctx.store.mcpSessions, secret, ctx.clock);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -68,6 +70,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       if (tooLarge) return rpcError(res, 413, -32600, error.message);
       return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
     }
+    noteOperation(res, mcpOperationOf(req.method, body));
     // Before the person agreed to the terms, only a client that can send them to /welcome goes on (first-step.ts).
     const { firstStep, caller } = mcpCaller;
     if (firstStep && !followsLinks(req, body, (id) => legacy.followsLinks(id, caller.personId))) {
@@ -105,6 +108,17 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
 }
 
 const PERSONAL = 'personal-token';
+
+/**
+ * The SDK tells its own failures and the requests it refused alike. A refused request is the caller's mistake, which
+ * the 400 and its request line already tell; it is logged at debug by its reason alone, since the SDK's message
+ * quotes what the caller sent. Anything else is a fault, logged with its stack.
+ */
+function logSdkError(error: Error): void {
+  const refused = /^Rejected inbound request \(([a-z-]+)\)/.exec(error.message);
+  if (refused) processLog().debug({ reason: refused[1] }, 'MCP: the SDK refused a request');
+  else processLog().error({ err: error }, 'MCP: the SDK failed');
+}
 
 /**
  * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`

@@ -10,6 +10,7 @@ import { instructionsFor } from './instructions.js';
 import type { RequestStates } from './request-state.js';
 import { answersObject, mcpToolList } from './tool-list.js';
 import { toolResult } from './tool-result.js';
+import { processLog } from '../observability/logger.js';
 
 export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
 
@@ -93,7 +94,7 @@ async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller)
 
 function toolError(error: unknown, publicUrl: string): CallToolResult {
   const failed = toApiError(error);
-  if (failed.code === 'internal_server_error') console.error('Unexpected error in a tool call:', error);
+  if (failed.code === 'internal_server_error') processLog().error({ err: error }, 'Unexpected error in a tool call');
   // Keys in the order the SDK writes a result, so the fast path's answers (fast-path.ts) are the SDK's to the byte.
   return { content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }], isError: true };
 }

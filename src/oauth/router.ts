@@ -19,6 +19,7 @@ import { revokeRoutes } from './revoke.js';
 import { oauthAddresses } from './addresses.js';
 import { tokenRoutes } from './token.js';
 import { setRetryAfter } from '../http/retry-after.js';
+import { processLog } from '../observability/logger.js';
 
 export interface OAuthOptions {
   /** How client ID metadata documents are fetched; tests only (see MetadataDocumentOptions). */
@@ -88,7 +89,7 @@ export function oauthRoutes(
     }
     const refused = parserRefusal(error);
     if (refused) return pages.message(res, refused.status, 'Not understood', refused.detail);
-    console.error('Unexpected error in the OAuth routes:', error);
+    processLog().error({ err: error, requestId: res.getHeader('x-request-id') }, 'Unexpected error in the OAuth routes');
     pages.message(res, 500, 'Something went wrong', 'Something went wrong on our side; try again in a minute.');
   });
 
@@ -115,6 +116,6 @@ function tokenEndpointError(error: unknown, res: Response): void {
   // RFC 6749 §5.2: the token endpoint's errors are 400s, a body too large included.
   const refused = parserRefusal(error);
   if (refused) return sendOAuthError(res, 400, 'invalid_request', refused.detail);
-  console.error('Unexpected error in the OAuth token endpoints:', error);
+  processLog().error({ err: error, requestId: res.getHeader('x-request-id') }, 'Unexpected error in the OAuth token endpoints');
   sendOAuthError(res, 500, 'server_error', 'Something went wrong on our side; try again in a minute.');
 }

@@ -7,6 +7,7 @@ import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { ACCESS_TOKEN_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './lifetimes-and-limits.js';
 import { isOurResource } from '../auth/protected-resource.js';
 import { type OAuthAddresses } from './addresses.js';
+import { noteClient } from '../observability/request-facts.js';
 
 /**
  * oauth2-server's authorization code grant, answering a redirect_uri that differs from the authorization
@@ -107,6 +108,7 @@ export function tokenRoutes(
     } catch (error) {
       return sendClientRefusal(req, res, error);
     }
+    noteClient(res, client.id);
     const granted: Record<string, string> = { client_id: client.id };
     if (client.secretHash !== null && typeof secret === 'string') granted.client_secret = secret;
     for (const name of TOKEN_PARAMS) if (typeof body[name] === 'string') granted[name] = body[name];

@@ -1,5 +1,6 @@
 import { utcDate } from '../domain/days.js';
 import type { ClickStore } from '../store/ports.js';
+import { processLog } from '../observability/logger.js';
 
 const FLUSH_MS = 1000;
 
@@ -12,11 +13,16 @@ export class ClickCounter {
   private pending = new Map<string, Map<string, number>>();
   private readonly timer = setInterval(() => void this.flush(), FLUSH_MS);
 
-  constructor(private readonly clicks: ClickStore) {
+  /** @param counted where every click counted is added up too, for the metrics and the log's redirect summary */
+  constructor(
+    private readonly clicks: ClickStore,
+    private readonly counted: { value: number } = { value: 0 },
+  ) {
     this.timer.unref();
   }
 
   count(linkId: string, at: Date): void {
+    this.counted.value += 1;
     const day = this.dayOf(at);
     let days = this.pending.get(linkId);
     if (!days) this.pending.set(linkId, (days = new Map()));
@@ -41,7 +47,7 @@ export class ClickCounter {
     } catch (error) {
       // Busy past the timeout (the CLI holds a long write): put the counts back for the next round.
       for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
-      console.error('Could not write click counts yet:', (error as Error).message);
+      processLog().warn({ err: error }, 'Could not write click counts yet');
     }
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isbot } from 'isbot';
+import { cacheStats } from '../support/cache-stats.js';
 import { LruCache } from '../support/lru-cache.js';
 
 /**
@@ -17,7 +18,7 @@ export function countsAsClick(req: IncomingMessage): boolean {
 
 // isbot runs one large regular expression; the same few thousand User-Agent strings make most visits, so the
 // verdicts are remembered.
-const verdicts = new LruCache<boolean>(10_000);
+const verdicts = new LruCache<boolean>(10_000, { stats: cacheStats('bot-verdicts') });
 
 function botAgent(agent: string): boolean {
   let bot = verdicts.get(agent);

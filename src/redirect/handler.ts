@@ -18,15 +18,18 @@ const VISIT_PAGE_HEADERS = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charse
 
 /**
  * GET and HEAD `PUBLIC_URL/<code>`, `/<name>` and `/<code>/qr`, answered before Express: active links 302 at once,
- * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Returns false for
- * paths that are not short links, so the web app can answer them.
+ * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Resolves to false for
+ * paths that are not short links, so the web app can answer them; else to the id of the link answered (null for
+ * the not-found page), for the log. Every answer carries `requestId` as X-Request-Id; a redirect writes it with its
+ * other headers in one writeHead, since one setHeader before writeHead makes Node merge every header one by one,
+ * which cost a redirect about a tenth of its time.
  */
-export function redirects(deps: { store: Store; clock: Clock; publicUrl: string; gate: Gate }) {
+export function redirects(deps: { store: Store; clock: Clock; publicUrl: string; gate: Gate; clicksCounted?: { value: number } }) {
   const resolve = linkResolver(deps.store);
   const qrCodes = new QrCodes();
-  const clicks = new ClickCounter(deps.store.clicks);
+  const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted);
 
-  async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string | null | false> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const match = SHORT_PATH.exec(path);
     // The service's own pages (/app, /signin, ...) are reserved words, never names: they are the web app's.
@@ -34,38 +37,41 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string;
     const link = await resolve(match[1]!);
     if (match[2]) {
       if (!link || link.code !== match[1]) return false;
-      return sendQr(req, res, link.code);
+      res.setHeader('X-Request-Id', requestId);
+      await sendQr(req, res, link.code);
+      return link.id;
     }
-    if (!link) return sendPage(res, 404, notFoundPage());
-    if (link.state === 'disabled') return sendPage(res, 410, disabledPage());
-    if (link.state === 'flagged') return sendPage(res, 200, flaggedPage(link.destination));
-    res.writeHead(302, { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url' });
-    res.end();
-    if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
-    return true;
+    if (link?.state === 'active') {
+      res.writeHead(302, { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url', 'X-Request-Id': requestId });
+      res.end();
+      if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
+      return link.id;
+    }
+    res.setHeader('X-Request-Id', requestId);
+    if (!link) return sendPage(res, 404, notFoundPage(), null);
+    if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id);
+    return sendPage(res, 200, flaggedPage(link.destination), link.id);
   }
 
-  async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<boolean> {
+  async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {
     const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') === 'png' ? 'png' : 'svg';
     try {
       await deps.gate.countAddress(req, res);
     } catch (error) {
       setRetryAfter(res, toApiError(error).retryAfter ?? 60);
       res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Too many requests; wait a minute.');
-      return true;
+      return void res.end('Too many requests; wait a minute.');
     }
     const { type, body } = await qrCodes.of(`${deps.publicUrl}/${code}`, format);
     res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
-    return true;
   }
 
   return { handleRedirect, close: () => clicks.close() };
 }
 
-function sendPage(res: ServerResponse, status: number, html: string): boolean {
+function sendPage(res: ServerResponse, status: number, html: string, link: string | null): string | null {
   res.writeHead(status, VISIT_PAGE_HEADERS);
   res.end(html);
-  return true;
+  return link;
 }

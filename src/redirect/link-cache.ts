@@ -1,4 +1,5 @@
 import type { LinkState } from '../domain/link-state.js';
+import { cacheStats } from '../support/cache-stats.js';
 import { LruCache } from '../support/lru-cache.js';
 
 /** What a redirect needs of a link. */
@@ -18,7 +19,7 @@ export interface RedirectTarget {
  */
 export class LinkCache extends LruCache<RedirectTarget | null> {
   constructor(maxEntries = 100_000) {
-    super(maxEntries);
+    super(maxEntries, { stats: cacheStats('links') });
   }
 
   forget(keys: Iterable<string>): void {

@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { cacheStats } from '../support/cache-stats.js';
 import { LruCache } from '../support/lru-cache.js';
 
 export type QrFormat = 'svg' | 'png';
@@ -11,7 +12,7 @@ const MAX_CACHED = 2000;
  * loop, so drawings are kept (they depend on the address alone) in a bounded cache.
  */
 export class QrCodes {
-  private readonly drawn = new LruCache<{ type: string; body: string | Buffer }>(MAX_CACHED);
+  private readonly drawn = new LruCache<{ type: string; body: string | Buffer }>(MAX_CACHED, { stats: cacheStats('qr-codes') });
 
   async of(text: string, format: QrFormat): Promise<{ type: string; body: string | Buffer }> {
     const key = `${format} ${text}`;

@@ -1,3 +1,5 @@
+import { processLog } from '../observability/logger.js';
+
 /** A grant's last use is written at most once a minute: assistants call often, the assistants page shows minutes. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -16,7 +18,7 @@ export function throttledGrantTouches(write: (grantId: string, at: Date) => unkn
         await write(grantId, now);
       } catch (error) {
         touched.delete(grantId);
-        console.error('Could not record assistant use yet:', (error as Error).message);
+        processLog().warn({ err: error }, 'Could not record assistant use yet');
       }
     },
     /** A revoked grant's entry goes with it. */

@@ -1,3 +1,5 @@
+import { processLog } from '../observability/logger.js';
+
 /**
  * Tokens' last-used times, kept in memory and written in batches by either adapter: writing on every API call
  * would turn each read into a write. Recording use must never fail the call that used the token, so a batch that
@@ -30,7 +32,7 @@ export function batchedTouches(
     } catch (error) {
       // Busy or unreachable database: keep the times and try again next round.
       for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);
-      console.error('Could not record token use yet:', (error as Error).message);
+      processLog().warn({ err: error }, 'Could not record token use yet');
     }
   }
 

@@ -1,3 +1,5 @@
+import type { CacheStats } from './cache-stats.js';
+
 interface Entry<V> {
   key: string;
   value: V;
@@ -20,20 +22,23 @@ export class LruCache<V> {
   /**
    * @param maxEntries how many entries at most (the least recently used goes first); 0 caches nothing
    * @param options.ttlMs how long an entry serves unless `set` says otherwise (default: until evicted)
+   * @param options.stats where hits and misses are counted (see cache-stats.ts); not counted when left out
    */
   constructor(
     private readonly maxEntries: number,
-    private readonly options: { ttlMs?: number; now?: () => number } = {},
+    private readonly options: { ttlMs?: number; now?: () => number; stats?: CacheStats } = {},
   ) {}
 
   /** The value, unless it is absent or expired (an expired entry is dropped on the way). */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.remove(entry);
+    const stats = this.options.stats;
+    if (!entry || entry.expiresAt <= this.now()) {
+      if (entry) this.remove(entry);
+      if (stats) stats.misses += 1;
       return undefined;
     }
+    if (stats) stats.hits += 1;
     this.unlink(entry);
     this.pushNewest(entry);
     return entry.value;

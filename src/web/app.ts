@@ -18,6 +18,7 @@ import { render, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
 import { html } from '../views/html.js';
 import { setRetryAfter } from '../http/retry-after.js';
+import { processLog } from '../observability/logger.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
@@ -110,6 +111,6 @@ function describe(error: unknown): { status: number; title: string; detail: stri
     const detail = status === 413 ? 'The form is too large.' : 'The request could not be read.';
     return { status, title: 'Bad request', detail };
   }
-  console.error('Web page failed:', error);
+  processLog().error({ err: error }, 'Web page failed');
   return { status: 500, title: 'Something went wrong', detail: 'Something went wrong on our side. Please try again.' };
 }

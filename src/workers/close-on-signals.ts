@@ -1,4 +1,5 @@
 import type { App } from '../app.js';
+import { processLog } from '../observability/logger.js';
 
 /** How long closing may take past the deadline (writing click counts, closing the database) before giving up. */
 export const FINAL_STEPS_MS = 5000;
@@ -17,7 +18,7 @@ export function closeOnSignals(app: App, deadlineMs: number, announce?: (signal:
     closing = true;
     announce?.(signal);
     setTimeout(() => {
-      console.error(`${signal}: closing took longer than ${deadlineMs + FINAL_STEPS_MS} ms; exiting without finishing`);
+      processLog().error(`${signal}: closing took longer than ${deadlineMs + FINAL_STEPS_MS} ms; exiting without finishing`);
       process.exit(1);
     }, deadlineMs + FINAL_STEPS_MS).unref();
     await app.close();

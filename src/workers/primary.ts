@@ -2,8 +2,10 @@ import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { openStore } from '../store/open.js';
-import { databaseLine, databaseWarning } from '../support/database-line.js';
-import { serveLine } from '../support/serve-line.js';
+import { scrapeWorkers } from '../observability/cluster-metrics.js';
+import { processLog } from '../observability/logger.js';
+import { listenForMetrics } from '../observability/metrics-server.js';
+import { logStartUp } from '../observability/start-up.js';
 import { RestartBackOff } from './back-off.js';
 import { FINAL_STEPS_MS } from './close-on-signals.js';
 
@@ -15,11 +17,14 @@ import { FINAL_STEPS_MS } from './close-on-signals.js';
  * and the primary exits 0 once all of them have closed; a worker still there well after its own deadline (its
  * event loop stuck) is killed, and the primary exits 1. A worker that ends before the service first started (the
  * port taken, a bad database) stops the whole service with exit code 1, as a single process would.
+ * With METRICS_PORT set, the primary serves /metrics: the workers' metrics, added up at each scrape.
  */
 export async function superviseWorkers(config: Config): Promise<void> {
+  const log = processLog();
   const created = !existsSync(config.databasePath);
   // Migrations (each under SQLite's write lock, so never twice in any case) are done before a worker starts.
   await (await openStore(config)).close();
+  const metrics = config.metricsPort === undefined ? null : await listenForMetrics(config.metricsHost, config.metricsPort, scrapeWorkers());
 
   const live = new Set<Worker>();
   const waiting = new Set<NodeJS.Timeout>();
@@ -39,37 +44,35 @@ export async function superviseWorkers(config: Config): Promise<void> {
     for (const worker of live) worker.process.kill(signal);
     // Each worker gives up on its own after the deadline and FINAL_STEPS_MS; one that cannot even do that is stuck.
     setTimeout(() => {
-      console.error(`${live.size} workers still running ${config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS} ms after ${signal}; killing them`);
+      log.error(`${live.size} workers still running ${config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS} ms after ${signal}; killing them`);
       for (const worker of live) worker.process.kill('SIGKILL');
       process.exit(1);
     }, config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS).unref();
   };
 
   cluster.on('listening', (worker, address) => {
-    if (started) return console.log(`Worker ${worker.process.pid} serves in place of the one that ended.`);
+    if (started) return log.info(`Worker ${worker.process.pid} serves in place of the one that ended.`);
     listening.add(worker);
     if (listening.size < config.workers) return;
     started = true;
-    console.log(serveLine(config.publicUrl, { address: address.address ?? '::', port: address.port }, config.workers));
-    console.log(databaseLine(config, created));
-    const warning = databaseWarning(config);
-    if (warning) console.error(warning);
+    const metricsAddress = metrics && `${metrics.address.address}:${metrics.address.port}`;
+    logStartUp(log, config, { address: { address: address.address ?? '::', port: address.port }, created, metrics: metricsAddress });
   });
 
   cluster.on('exit', (worker, code, signal) => {
     live.delete(worker);
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     if (stopping) {
-      if (started && (signal || code !== 0)) console.error(`Worker ${worker.process.pid} ended (${how}) while closing; its last click counts may be lost.`);
+      if (started && (signal || code !== 0)) log.error(`Worker ${worker.process.pid} ended (${how}) while closing; its last click counts may be lost.`);
       if (live.size === 0) process.exit(stopping.exitCode);
       return;
     }
     if (!started) {
-      console.error(`A worker ended before the service started (${how}); stopping.`);
+      log.error(`A worker ended before the service started (${how}); stopping.`);
       return stop('SIGTERM', 1);
     }
     const wait = backOff.next(Date.now());
-    console.error(`Worker ${worker.process.pid} ended (${how}); another starts in ${wait} ms.`);
+    log.error(`Worker ${worker.process.pid} ended (${how}); another starts in ${wait} ms.`);
     const timer = setTimeout(() => {
       waiting.delete(timer);
       start();
@@ -80,7 +83,7 @@ export async function superviseWorkers(config: Config): Promise<void> {
   for (let i = 0; i < config.workers; i++) start();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (!stopping) console.log(`${signal}: closing ${live.size} workers`);
+      if (!stopping) log.info(`${signal}: closing ${live.size} workers`);
       stop(signal, 0);
     });
   }

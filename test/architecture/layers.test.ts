@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 const RANKS: ReadonlyArray<readonly string[]> = [
   ['paths.ts', 'errors.ts', 'shared'],
   ['support', 'config.ts'],
+  ['observability'], // the log, the request log and the metrics: every layer above may tell them what it sees
   ['domain'],
   ['store'],
   ['destinations'],

@@ -6,13 +6,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { clientDirectory } from '../../src/oauth/clients.js';
 import { metadataDocuments } from '../../src/oauth/metadata-documents.js';
 import { oauthModel } from '../../src/oauth/model.js';
 import { isPublicAddress } from '../../src/oauth/public-addresses.js';
 import { cryptoRandom } from '../../src/domain/random.js';
+import { processLog } from '../../src/observability/logger.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import {
   authorizeUrl,
@@ -394,23 +395,24 @@ describe('5. /token and /revoke answer JSON, never an HTML 500', () => {
     }
   });
 
-  it('even a failure on our side answers a JSON error object', async () => {
+  it('even a failure on our side answers a JSON error object, and logs the fault with its stack', async () => {
     const oauthStore = server.app.ctx.store.oauth;
     const token = oauthStore.token;
     oauthStore.token = async () => {
       throw new Error('disk on fire (test)');
     };
-    const errors = console.error;
-    console.error = () => undefined;
+    const logged = vi.spyOn(processLog(), 'error').mockImplementation(() => undefined);
     try {
       for (const [path, body] of [['/revoke', `token=slr_x&client_id=${clientId}`], ['/token', `grant_type=refresh_token&refresh_token=slr_x&client_id=${clientId}`]] as const) {
         const res = await post(path, body);
         expect(res.type, path).toMatch(/^application\/json/);
         expect(JSON.parse(res.body).error).toBe('server_error');
       }
+      expect(logged).toHaveBeenCalledTimes(2);
+      for (const [fields] of logged.mock.calls) expect((fields as { err: Error }).err.stack).toMatch(/disk on fire \(test\)\n\s+at /);
     } finally {
       oauthStore.token = token;
-      console.error = errors;
+      logged.mockRestore();
     }
   });
 });

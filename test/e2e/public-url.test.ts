@@ -69,9 +69,16 @@ describe('PUBLIC_URL follows PORT', () => {
     expect(loadConfig({ PORT: '4000', PUBLIC_URL: 'https://links.example.com/' }).publicUrl).toBe('https://links.example.com');
   });
 
-  it('prints the address it serves and the database it uses at start', async () => {
-    await expect.poll(() => server.output()).toContain(`database: ${dbPath}`);
-    expect(server.output()).toContain(`shortlinks serves http://localhost:${port} (listening on 127.0.0.1:${port})\n`);
+  it('logs the address it serves and the database it uses at start', async () => {
+    await expect.poll(() => server.log().map((line) => line.msg)).toContain(`database: ${dbPath}`);
+    const [serving] = server.log();
+    expect(serving).toMatchObject({
+      level: 'info',
+      msg: `shortlinks serves http://localhost:${port} (listening on 127.0.0.1:${port})`,
+      publicUrl: `http://localhost:${port}`,
+      address: `127.0.0.1:${port}`,
+      database: { kind: 'sqlite', path: dbPath },
+    });
   });
 
   it('names the public address in what it serves: the OpenAPI servers and problem types', async () => {

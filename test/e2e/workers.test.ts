@@ -89,22 +89,27 @@ afterAll(async () => {
 });
 
 describe('WORKERS=2', () => {
-  it('prints its start-up lines once, naming the worker processes, on a database it made', async () => {
+  it('logs its start-up lines once, from the primary, naming the worker processes, on a database it made', async () => {
     // The helper returns at the first line; the second follows at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server.output().trim().split('\n');
-    expect(lines).toEqual([
+    const lines = server.log();
+    expect(lines.map((line) => line.msg)).toEqual([
       `shortlinks serves http://127.0.0.1:${server.port} (listening on 127.0.0.1:${server.port}, 2 worker processes)`,
       `created a new database at ${dbPath}`,
     ]);
+    for (const line of lines) expect(line.pid).toBe(server.child.pid);
+    expect(lines[0]).toMatchObject({ workers: 2, database: { kind: 'sqlite', path: dbPath, created: true }, metrics: 'off' });
   });
 
-  it('answers from both worker processes, never from the primary', async () => {
+  it('answers from both worker processes, never from the primary, and each worker logs its own requests', async () => {
     const answers = await untilServedBy(2, () => send('GET', '/health'));
     const servedBy = new Set(answers.map((a) => a.servedBy));
     expect(servedBy.size).toBe(2);
     expect([...servedBy].sort()).toEqual(workersOf(server.child.pid!).sort());
     expect(servedBy.has(String(server.child.pid))).toBe(false);
+    const logged = () => server.log().filter((line) => line.msg === 'request' && line.route === '/health');
+    await until(() => logged().length === answers.length);
+    expect(new Set(logged().map((line) => String(line.pid)))).toEqual(servedBy);
   });
 
   it('a change answered by one worker shows on the next request the other worker answers', async () => {

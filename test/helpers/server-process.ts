@@ -11,10 +11,21 @@ export interface ServerProcess {
   port: number;
   /** Everything the process wrote to standard output and standard error so far. */
   output(): string;
+  /** Its log so far: every complete line of standard output, each parsed as the JSON object it must be. */
+  log(): LogLine[];
   /** The exit code, or null while the process runs. */
   exitCode(): number | null;
   /** SIGTERM, then waits for the exit (and stops the process's DNS stand-in). */
   stop(): Promise<void>;
+}
+
+/** One line of the server's JSON log. */
+export interface LogLine {
+  level: string;
+  time: string;
+  pid: number;
+  msg: string;
+  [field: string]: unknown;
 }
 
 export interface ServerProcessOptions {
@@ -30,8 +41,8 @@ export interface ServerProcessOptions {
 
 /**
  * Starts the real server as its own process on loopback (so a crash is a dead process, not a failed test worker),
- * with a DNS stand-in of its own where every name is public, and resolves once it printed its first line, which it
- * does after it listens.
+ * with a DNS stand-in of its own where every name is public, and resolves once it logged its start-up line, which it
+ * does after it listens (lines before it, such as an unsafe-site list loaded, do not count).
  */
 export async function startServerProcess({ dbPath, port: wanted, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
   const port = wanted ?? (await freePort());
@@ -40,13 +51,18 @@ export async function startServerProcess({ dbPath, port: wanted, env = {} }: Ser
   const merged = Object.fromEntries(Object.entries({ ...process.env, ...own, ...env }).filter(([, value]) => value !== undefined));
   const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const handle: ServerProcess = {
     child,
     port,
     output: () => output,
+    log: () => stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as LogLine),
     exitCode: () => child.exitCode,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -54,7 +70,14 @@ export async function startServerProcess({ dbPath, port: wanted, env = {} }: Ser
       await dns.close();
     },
   };
-  const started = new Promise<'started'>((resolve) => child.stdout!.once('data', () => resolve('started')));
+  const started = new Promise<'started'>((resolve) => {
+    const look = () => {
+      if (!output.includes('"msg":"shortlinks serves ')) return;
+      child.stdout!.off('data', look);
+      resolve('started');
+    };
+    child.stdout!.on('data', look);
+  });
   if ((await Promise.race([started, exited])) === 'started') return handle;
   await dns.close();
   throw new Error(`server exited with ${child.exitCode}: ${output}`);

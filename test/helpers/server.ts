@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
@@ -11,6 +10,7 @@ import { cryptoRandom } from '../../src/domain/random.js';
 import type { Limits } from '../../src/domain/limits.js';
 import { TestClock } from './clock.js';
 import { testDatabase } from './database-env.js';
+import { freePort } from './free-port.js';
 
 // Kept here too for the tests that import it with the server; it lives in clock.ts so the fast tool tests can
 // use it without loading the whole app.
@@ -39,17 +39,8 @@ export interface Actor {
   token: string;
 }
 
-/** A port nobody listens on right now, on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+// Kept in a file of its own so the bench can use it without loading vitest.
+export { freePort } from './free-port.js';
 
 let people = 0;
 
@@ -73,6 +64,8 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
     ...database,
     DNS_SERVERS: dns.servers.join(','),
     SHUTDOWN_TIMEOUT_MS: '1000',
+    // No request log in the test runner's output (a test that reads the log starts a server process).
+    LOG_LEVEL: 'silent',
   };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();

@@ -15,6 +15,9 @@ export const WEB_PASSWORD = 'correct horse battery';
  * loopback as its proxy (`TRUST_PROXY=127.0.0.1`), so one test can be many networks.
  */
 export class WebVisitor {
+  /** Every CSRF field this visitor sent, and every cookie value it was given: secrets a log must never hold. */
+  readonly secretsSeen = new Set<string>();
+
   constructor(
     private readonly baseUrl: string,
     public address: string | null = null,
@@ -27,7 +30,7 @@ export class WebVisitor {
   }
 
   async request(method: string, path: string, form?: Record<string, string>): Promise<WebPage> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    const headers: Record<string, string> = { cookie: this.cookieHeader() };
     if (this.address !== null) headers['x-forwarded-for'] = this.address;
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(`${this.baseUrl}${path}`, {
@@ -40,7 +43,10 @@ export class WebVisitor {
       const pair = line.split(';')[0]!;
       const at = pair.indexOf('=');
       if (/max-age=0/i.test(line) || at === pair.length - 1) this.cookies.delete(pair.slice(0, at));
-      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+      else {
+        this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+        this.secretsSeen.add(pair.slice(at + 1));
+      }
     }
     return { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location') };
   }
@@ -50,7 +56,13 @@ export class WebVisitor {
     const form = await this.request('GET', formPath);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1];
     if (csrf === undefined) throw new Error(`no _csrf field on ${formPath} (status ${form.status})`);
+    this.secretsSeen.add(csrf);
     return this.request('POST', action, { _csrf: csrf, ...fields });
+  }
+
+  /** The Cookie header this visitor sends, for a request made without it (fetch with redirects left alone). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   signUp(email: string): Promise<WebPage> {

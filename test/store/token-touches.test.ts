@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processLog } from '../../src/observability/logger.js';
 import { batchedTouches } from '../../src/store/token-touches.js';
 
 /** Both adapters' batching of token use: nothing lost to a failed write, nothing ever thrown at the caller. */
@@ -8,7 +9,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('batchedTouches', () => {
   it('keeps a batch that failed for the next round, where a time recorded meanwhile wins', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const warn = vi.spyOn(processLog(), 'warn').mockImplementation(() => {});
     const written: Array<Record<string, string>> = [];
     let fail = true;
     let touches: ReturnType<typeof batchedTouches> | null = null;
@@ -21,14 +22,14 @@ describe('batchedTouches', () => {
     touches.record('a', at(1));
     touches.record('b', at(2));
     await touches.close();
-    expect(error).toHaveBeenCalledWith('Could not record token use yet:', 'busy');
+    expect(warn).toHaveBeenCalledWith({ err: new Error('busy') }, 'Could not record token use yet');
     fail = false;
     await touches.close();
     expect(written).toEqual([{ a: at(1).toISOString(), b: at(9).toISOString() }]);
   });
 
   it('writes batches one after the other and never rejects', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(processLog(), 'warn').mockImplementation(() => {});
     const order: string[] = [];
     let release!: () => void;
     const touches = batchedTouches(async (batch) => {

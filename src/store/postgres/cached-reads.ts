@@ -1,3 +1,4 @@
+import { cacheStats } from '../../support/cache-stats.js';
 import { LruCache } from '../../support/lru-cache.js';
 import type { PgChanges } from './changes.js';
 import type pg from 'pg';
@@ -18,7 +19,7 @@ export function cachedReads(changes: PgChanges, pool: pg.Pool) {
 
   return {
     cached<A extends unknown[], V>(maxEntries: number, keyOf: (...args: A) => string, read: (...args: A) => Promise<V>) {
-      const cache = new LruCache<{ value: V }>(maxEntries);
+      const cache = new LruCache<{ value: V }>(maxEntries, { stats: cacheStats('store-reads') });
       let filledIn = generation;
       return async (...args: A): Promise<V> => {
         await changes.catchUp();

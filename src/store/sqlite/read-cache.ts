@@ -1,3 +1,4 @@
+import { cacheStats } from '../../support/cache-stats.js';
 import { LruCache } from '../../support/lru-cache.js';
 import { changeWatcher, type Db } from './database.js';
 
@@ -15,7 +16,7 @@ export function cachedRead<A extends unknown[], V extends NonNullable<unknown> |
   keyOf: (...args: A) => string,
   read: (...args: A) => V,
 ): (...args: A) => V {
-  const cache = new LruCache<V>(maxEntries);
+  const cache = new LruCache<V>(maxEntries, { stats: cacheStats('store-reads') });
   const generation = generationOf(db);
   let filledIn = generation();
   return (...args) => {
