@@ -118,11 +118,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     // The redirects above write theirs with their other headers (redirect/handler.ts).
     res.setHeader('X-Request-Id', id);
-    // Not gated, and not logged a line each (a probe comes every few seconds): however many come, one database
-    // check runs at a time.
-    if (path === '/healthz' || path === '/health') return health.answer(req, res);
     const surface = path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
     observer.follow(req, res, surface, started);
+    // Not gated: probes come often from one address, and however many come, one database check runs at a time.
+    if (path === '/healthz' || path === '/health') {
+      noteOperation(res, path);
+      return health.answer(req, res);
+    }
     if (surface === 'mcp') return mcp.handleMcp(req, res);
     if (surface === 'oauth') return oauth.app(req, res);
     if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {

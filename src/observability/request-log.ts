@@ -42,10 +42,14 @@ export function requestLog(logger: Logger, metrics: ServiceMetrics) {
   };
 }
 
-/** The route's pattern: the API's operation, /mcp, or the page's Express route (`/teams/:id`); null when none matched. */
+/**
+ * The route's pattern: the API's operation, /mcp, the page's Express route (`/teams/:id`), or the operation noted by
+ * what answered outside Express; null when none matched.
+ */
 function routeOf(req: IncomingMessage, surface: Surface, operation: string | null): string | null {
   if (surface === 'api') return operation === null ? null : `/v1/${operation}`;
   if (surface === 'mcp') return '/mcp';
   const { route, baseUrl = '' } = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
-  return typeof route?.path === 'string' ? `${baseUrl}${route.path}` : null;
+  // Answered outside Express (the health check): the path it noted as its operation.
+  return typeof route?.path === 'string' ? `${baseUrl}${route.path}` : operation;
 }
