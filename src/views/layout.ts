@@ -55,6 +55,9 @@ const STYLE = `
   .alert { border: 2px solid #b3261e; border-radius: 6px; padding: .6rem .9rem; color: #8c1d18; background: #fdf3f2; }
   .notice { border: 1px solid #1e7a3c; border-radius: 6px; padding: .6rem .9rem; color: #14532d; background: #f0faf3; }
   .muted { color: #4a4a55; }
+  dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .35rem 1rem; margin: 1rem 0; }
+  dl.facts > div { display: contents; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+  ul.addresses { list-style: none; padding: 0; margin: 0; } ul.addresses li { overflow-wrap: anywhere; margin: .25rem 0; }
   input.secret { width: 100%; max-width: none; font: 1rem ui-monospace, monospace; padding: .6rem; border: 1px dashed #767680; border-radius: 4px; background: #f7f7fa; color: inherit; }
 `;
 

@@ -6,6 +6,7 @@ import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
 import { assistantsPage } from './pages/assistants.js';
 import { dashboardPages } from './pages/dashboard.js';
+import { linkPages } from './pages/link-page.js';
 import { faviconRoutes } from './pages/favicon.js';
 import { developerPages } from './pages/developers.js';
 import { teamDeletionPages } from './pages/team-deletion.js';
@@ -14,7 +15,7 @@ import { teamPages } from './pages/teams.js';
 import { setPasswordPages } from './pages/set-password.js';
 import { welcomePages } from './pages/welcome.js';
 import { PAGE_HEADERS } from '../views/layout.js';
-import { render, type PageDeps } from './request.js';
+import { notFound, render, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
 import { html } from '../views/html.js';
 import { setRetryAfter } from '../http/retry-after.js';
@@ -22,10 +23,11 @@ import { processLog } from '../observability/logger.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
- * link), the first step (/welcome), the dashboard (/app), teams, the Developers page, the connected assistants
- * page (the consent page is drawn here too, for the authorization server), the error-code reference
- * that problem `type`s point at, and the not-found page. Server-rendered HTML without scripts;
- * every form is CSRF-checked.
+ * link), the first step (/welcome), the dashboard (/app) and each link's page (/app/links/<code>), teams, the
+ * Developers page, the connected assistants page (the consent page is drawn here too, for the authorization
+ * server), the error-code reference that problem `type`s point at, and the not-found page. Server-rendered HTML
+ * that works without scripts (the link page's Copy buttons are the one script, from our origin); every form is
+ * CSRF-checked.
  */
 export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
   app.disable('x-powered-by');
@@ -78,6 +80,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   setPasswordPages(app, pageDeps);
   welcomePages(app, pageDeps);
   dashboardPages(app, pageDeps);
+  linkPages(app, pageDeps);
   teamPages(app, pageDeps);
   teamMemberPages(app, pageDeps);
   teamDeletionPages(app, pageDeps);
@@ -95,10 +98,6 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     render(res, status, title, html`<h1>${title}</h1><p>${detail}</p><p><a href="/">Home</a></p>`);
   });
   return app;
-}
-
-function notFound(res: Response): void {
-  render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);
 }
 
 function describe(error: unknown): { status: number; title: string; detail: string } {

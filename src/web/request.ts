@@ -3,7 +3,7 @@ import type { Gate } from '../auth/gate.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { page } from '../views/layout.js';
 import type { SignedIn, WebSessions } from '../auth/web-sessions.js';
-import type { Html } from '../views/html.js';
+import { html, type Html } from '../views/html.js';
 import { nav, type Section } from '../views/nav.js';
 
 /** What every page group needs. */
@@ -17,6 +17,11 @@ export interface PageDeps {
 export function render(res: Response, status: number, title: string, body: Html, section: Section = null): void {
   const me = (res.locals.signedIn as SignedIn | null | undefined) ?? null;
   res.status(status).type('html').send(page(title, body, nav(me, section).text));
+}
+
+/** The not-found page: for addresses that name nothing, and for things the person may not see (never a 403). */
+export function notFound(res: Response): void {
+  render(res, 404, 'Not found', html`<h1>Not found</h1><p>There is nothing at this address. <a href="/">Home</a></p>`);
 }
 
 /** A form field's text; '' when absent or sent more than once (a browser never does that for a text field). */

@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { hashPassword } from '../../src/auth/password.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, signIn } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 
@@ -91,7 +91,7 @@ describe('the web app in a browser', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
-      await signIn(page, owner.email);
+      await signIn(page, server.url, owner.email, PASSWORD);
       await page.goto(`${server.url}/teams/${owner.teamId}`);
       await page.getByLabel('Team name', { exact: true }).fill('Doomed, renamed');
       await page.getByRole('button', { name: 'Rename team' }).click();
@@ -109,12 +109,3 @@ describe('the web app in a browser', () => {
     }
   });
 });
-
-/** Signs in on the sign-in page. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.url}/signin`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${server.url}/app`);
-}

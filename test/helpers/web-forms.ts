@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { startServer, type TestServer } from './server.js';
 
 export interface WebPage {
   status: number;
@@ -89,4 +90,20 @@ export class WebVisitor {
     const shown = await this.request('GET', made.location!);
     return /id="new-token"[^>]*value="(sl_[A-Za-z0-9_]+)"/.exec(shown.body)![1]!;
   }
+}
+
+/** A server for web tests that sign many people up: sign-ups and new teams kept off the limits' way. */
+export async function startWebServer(): Promise<TestServer> {
+  const server = await startServer();
+  await server.setLimits({ signupsPerHour: 1_000, teamsPerHour: 1_000 });
+  return server;
+}
+
+/** A new browser that signed up as `email`, agreed to the terms and made a team named `teamName`. */
+export async function memberWithTeam(baseUrl: string, email: string, teamName: string): Promise<{ visitor: WebVisitor; team: string }> {
+  const visitor = new WebVisitor(baseUrl);
+  expect((await visitor.signUp(email)).status).toBe(303);
+  expect((await visitor.submit('/welcome', '/welcome', { agree: 'yes' })).status).toBe(303);
+  const made = await visitor.makeTeam(teamName);
+  return { visitor, team: /^\/teams\/(team_[A-Za-z0-9]+)/.exec(made.location!)![1]! };
 }

@@ -8,9 +8,8 @@ import { ApiError } from '../../errors.js';
 import type { Link } from '../../tools/schemas.js';
 import { createLink } from '../../tools/create-link.js';
 import type { Tool } from '../../tools/define-tool.js';
-import type { Caller } from '../../shared/caller.js';
 import { deleteLink } from '../../tools/delete-link.js';
-import { prepareCall } from '../../tools/prepare-call.js';
+import { runTool as runToolAs } from '../run-tool.js';
 import { teamLinks } from '../../tools/team-links.js';
 import type { Team } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
@@ -33,13 +32,8 @@ interface Problem {
 export function dashboardPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
   const { publicUrl } = ctx.config;
-  const callerOf = (me: SignedIn): Caller => ({ personId: me.person.id, scopes: null, recordTeamId: null });
-  /** Runs a tool exactly as the API would: the same parsing, rules and errors. */
-  async function runTool<I extends z.ZodObject, O extends z.ZodType>(tool: Tool<I, O>, me: SignedIn, params: unknown) {
-    const caller = callerOf(me);
-    const input = prepareCall(tool as unknown as Tool, caller, params) as z.output<I>;
-    return tool.run(input, caller, ctx);
-  }
+  const runTool = <I extends z.ZodObject, O extends z.ZodType>(tool: Tool<I, O>, me: SignedIn, params: unknown) =>
+    runToolAs(ctx, tool, me, params);
 
   async function show(req: Request, res: Response, me: SignedIn, problem: Problem = { status: 200 }) {
     const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
@@ -87,9 +81,11 @@ ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', 
   function teamSection(team: Team, links: Link[], more: boolean, csrf: string): Html {
     const rows = links.map((link) => {
       const short = `${publicUrl}/${link.code}`;
+      // The link's own page: its addresses, QR downloads and clicks (link-page.ts).
+      const details = html`<br><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a>`;
       const named = link.name ? html`<br><a href="${publicUrl}/${link.name}">${publicUrl}/${link.name}</a>` : html``;
       const qr = html`<br><a href="/${link.code}/qr?format=png" download="${link.code}-qr.png"><img src="/${link.code}/qr" width="64" height="64" alt="QR code for ${short}"></a>`;
-      return html`<tr><td><a href="${short}">${short}</a>${named}${qr}</td><td class="wrap">${link.destination}</td>
+      return html`<tr><td><a href="${short}">${short}</a>${named}${details}${qr}</td><td class="wrap">${link.destination}</td>
 <td class="note">${link.note ?? ''}</td><td>${link.state}</td><td>${when(link.createdAt, { dayOnly: true })}</td>
 <td>${buttonForm({ action: '/app/links/delete', csrf, label: 'Delete', className: 'danger', hidden: { code: link.code }, ariaLabel: `Delete ${short}` })}</td></tr>`;
     });

@@ -1,0 +1,77 @@
+import type { Express } from 'express';
+import { ApiError } from '../../errors.js';
+import { linkByCode } from '../../tools/link-by-code.js';
+import { linkClicks } from '../../tools/link-clicks.js';
+import { PAGE_HEADERS } from '../../views/layout.js';
+import { clicksChart } from '../../views/clicks-chart.js';
+import { html, when, type Html } from '../../views/html.js';
+import { notFound, render, signedInOnly, type PageDeps } from '../request.js';
+import { runTool } from '../run-tool.js';
+import { COPY_SCRIPT_PATH, copyScriptRoute } from './copy-script.js';
+
+// The one page that runs a script: ours, from our origin (copy-script.ts); still no inline script, no eval.
+const LINK_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src 'self'`;
+
+/**
+ * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
+ * code with PNG and SVG downloads, its destination, note, state and dates, and its clicks per day for 30 days.
+ * It reads through the linkByCode and linkClicks tools, so only the link's team sees it; anyone else, and any
+ * address that is not a link's code, gets the not-found page.
+ */
+export function linkPages(app: Express, deps: PageDeps): void {
+  const { ctx } = deps;
+  const { publicUrl } = ctx.config;
+  copyScriptRoute(app);
+
+  app.get(
+    '/app/links/:code',
+    signedInOnly(deps, async (req, res, me) => {
+      const code = req.params.code;
+      let link, clicks;
+      try {
+        link = await runTool(ctx, linkByCode, me, { code });
+        clicks = await runTool(ctx, linkClicks, me, { code });
+      } catch (error) {
+        // A code of the wrong shape (bad_request) names no link either: the same 404 as an unknown one.
+        if (error instanceof ApiError && (error.status === 404 || error.code === 'bad_request')) return notFound(res);
+        throw error;
+      }
+      const addresses = [`${publicUrl}/${link.code}`, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
+      const short = addresses[0]!;
+      res.set('Content-Security-Policy', LINK_PAGE_CSP);
+      render(
+        res,
+        200,
+        `Link ${short}`,
+        html`<p><a href="/app">← Your links</a></p>
+<h1>Link <code>${link.code}</code></h1>
+<h2>Short addresses</h2>
+<ul class="addresses">${addresses.map(addressItem)}</ul>
+<p class="copied" role="status" id="copied"></p>
+<dl class="facts">
+<div><dt>Destination</dt><dd class="wrap"><a href="${link.destination}" rel="noreferrer">${link.destination}</a></dd></div>
+<div><dt>Note</dt><dd class="note">${link.note ?? html`<span class="muted">none</span>`}</dd></div>
+<div><dt>State</dt><dd>${link.state}</dd></div>
+<div><dt>Made</dt><dd>${when(link.createdAt)}</dd></div>
+<div><dt>Last changed</dt><dd>${when(link.changedAt)}</dd></div>
+</dl>
+${qrSection(link.code, short)}
+${clicksChart(clicks.days, clicks)}
+<script src="${COPY_SCRIPT_PATH}" defer></script>`,
+        'app',
+      );
+    }),
+  );
+}
+
+/** An address to read, follow and (with the script on) copy; the button stays hidden until it can work. */
+function addressItem(address: string): Html {
+  return html`<li><a href="${address}">${address}</a> <button type="button" class="quiet" data-copy="${address}" aria-label="Copy ${address}" hidden>Copy</button></li>`;
+}
+
+/** The QR code (by code, so it survives renames) with its downloads, both from the existing `/<code>/qr`. */
+function qrSection(code: string, short: string): Html {
+  return html`<h2>QR code</h2>
+<p><img src="/${code}/qr" width="160" height="160" alt="QR code for ${short}"></p>
+<p><a href="/${code}/qr?format=png" download="${code}-qr.png">Download PNG</a> · <a href="/${code}/qr" download="${code}-qr.svg">Download SVG</a></p>`;
+}
