@@ -41,8 +41,12 @@ describe('authentication (spec §5)', () => {
 
   it('answers 403 token_record_left after the person left the team, and works again on rejoining', async () => {
     const alice = await server.person();
+    const bob = await server.person();
     const teams = server.app.ctx.store.teams;
-    await teams.removeMember(alice.teamId, alice.personId);
+    // A team always keeps an owner: bob becomes one, so that alice, its first, may go.
+    await teams.addMember(alice.teamId, bob.personId, new Date());
+    expect(await teams.makeOwner(alice.teamId, bob.personId, 'operator')).toBe('made');
+    expect(await teams.removeMember(alice.teamId, alice.personId, 'operator')).toBe('removed');
     expectProblem(server, await call(server, 'listTeams', {}, alice.token), 403, 'token_record_left');
     await teams.addMember(alice.teamId, alice.personId, new Date());
     expect((await call(server, 'listTeams', {}, alice.token)).status).toBe(200);
