@@ -23,8 +23,10 @@ import { freePort } from '../test/helpers/free-port.js';
  *
  * BENCH_WORKERS_ROUNDS (3) runs each setting that many times, alternating; the summary compares the lowest cost of
  * each, since whatever else runs on the machine can only add to a process's CPU time, and the median.
- * BENCH_WORKERS_RATE caps the requests per second in all (autocannon's overallRate). Target: WORKERS=2 at most
- * 110% of WORKERS=1.
+ * BENCH_WORKERS_RATE caps the requests per second in all (autocannon's overallRate); with it, a fourth setting runs
+ * one process at half the rate, the load each of two workers gets, since a process's CPU time per request grows as
+ * its requests per second fall (fewer answers share each turn of its event loop). Target: WORKERS=2 at most 110%
+ * of WORKERS=1.
  */
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const LINKS = Number(process.env.BENCH_WORKERS_LINKS ?? 10_000);
@@ -91,6 +93,8 @@ async function answering(url: string): Promise<void> {
 export interface Setting {
   label: string;
   start(): Promise<Service[]>;
+  /** Requests per second in all, in place of BENCH_WORKERS_RATE. */
+  rate?: number;
 }
 
 export type Measured = { label: string; rps: number; answers: number; cpuPerRequest: number; primaryPerRequest: number };
@@ -108,7 +112,7 @@ export async function measure(setting: Setting, codes: string[]): Promise<Measur
     const path = () => `/${codes[Math.floor(Math.random() * codes.length)]}`;
     const share = (n: number) => Math.round(n / services.length);
     const results: GetLoadResult[] = await Promise.all(
-      services.map((service) => loadGet({ url: service.url, path, headers: HEADERS, connections: share(CONNECTIONS), rate: share(RATE) })),
+      services.map((service) => loadGet({ url: service.url, path, headers: HEADERS, connections: share(CONNECTIONS), rate: share(setting.rate ?? RATE) })),
     );
     const spent = pids.map((pid, i) => cpuMicros(pid) - before[i]!);
     const answers = results.reduce((sum, r) => sum + r.total + r.warmupTotal, 0);
@@ -177,6 +181,10 @@ export async function benchWorkers(): Promise<string[]> {
         start: () => Promise.all(copies.map((copy) => startService(1, copy, dns.servers))),
       },
     ];
+    // At a capped rate, one process at what each of two gets: the same load per process, so against WORKERS=2 it
+    // leaves only what sharing costs (a process answering fewer requests a second spends more CPU time on each).
+    const halfRate = 'WORKERS=1 at half the rate';
+    if (RATE) settings.push({ label: halfRate, start: async () => [await startService(1, dbPath, dns.servers)], rate: RATE / 2 });
     const runs: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) for (const setting of settings) runs.push(await measure(setting, codes));
     /** The lowest and the median of a figure over the runs of one setting. */
@@ -192,6 +200,13 @@ export async function benchWorkers(): Promise<string[]> {
         `${pct(two.min, apart.min)} (${pct(two.median, apart.median)}): the cost of sharing; the rest is two busy processes ` +
         `and autocannon on this machine's CPUs | req/s (median) ${int(stats('WORKERS=1', (r) => r.rps).median)} | ` +
         `${int(stats('WORKERS=2', (r) => r.rps).median)} | ${int(stats('2 × WORKERS=1, own files', (r) => r.rps).median)}`,
+      ...(RATE
+        ? [
+            `           one process at half the rate (each worker's load): ${cpu(halfRate).min.toFixed(1)} µs ` +
+              `(${cpu(halfRate).median.toFixed(1)}) | WORKERS=2 against it ${pct(two.min, cpu(halfRate).min)} ` +
+              `(${pct(two.median, cpu(halfRate).median)}) (target ≤110%, at equal load per process)`,
+          ]
+        : []),
     ];
   } finally {
     await dns.close();
