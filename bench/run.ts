@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeClients, cpuMicros, getOnce, int, load, loadGet, ms, once, pct, sequential, type GetLoadResult, type LoadResult } from './measure.js';
+import { closeClients, cpuMicros, getOnce, int, load, loadGet, ms, once, pct, sequential, type GetLoadResult, type Latencies, type LoadResult } from './measure.js';
 import type { ManySeeded } from './seed-many.js';
 import { SEARCH_TERMS } from './seed.js';
 import type { Ready } from './servers/child.js';
@@ -125,6 +125,15 @@ async function loadServer(
 
 const summary: string[] = [];
 
+/** One listLinks q's figures: latencies, what it answered, and whether its p50 misses the 5 ms target. */
+function searchLine(label: string, r: Latencies): string {
+  const rows = [...r.statuses].join() === '200' ? (JSON.parse(r.lastBody) as { data: unknown[] }).data.length : NaN;
+  return (
+    `${label.padEnd(50)} p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(6)} ms  max ${ms(r.max).padStart(6)} ms  ` +
+    `${r.n} req, status ${[...r.statuses].join(',')}, ${rows} rows${r.p50 < 5 ? '' : '  ← over the 5 ms target'}`
+  );
+}
+
 if (only.has('mcp')) {
   section = 'mcp';
   console.log('\nlinkByCode over MCP 2026-07-28 against getLink over HTTP, same server build (50 connections, 2 s warm-up + 8 s)');
@@ -185,12 +194,7 @@ if (only.has('listLinks')) {
     const parts: string[] = [];
     for (const { label, q } of SEARCH_TERMS) {
       const r = await sequential(url, '/v1/listLinks', auth(token), JSON.stringify({ team, q }));
-      const rows = [...r.statuses].join() === '200' ? (JSON.parse(r.lastBody) as { data: unknown[] }).data.length : NaN;
-      const status = [...r.statuses].join(',');
-      console.log(
-        `  ${label.padEnd(44)} p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(6)} ms  max ${ms(r.max).padStart(6)} ms  ` +
-          `${r.n} req, status ${status}, ${rows} rows${r.p50 < 5 ? '' : '  ← over the 5 ms target'}`,
-      );
+      console.log(`  ${searchLine(label, r)}`);
       parts.push(`${q} ${ms(r.p50)}/${ms(r.p99)}`);
     }
     summary.push(`listLinks  p50/p99 ms (target p50 < 5 ms): ${parts.join(' | ')}`);
@@ -398,7 +402,7 @@ if (only.has('postgres')) {
       console.log(`  listLinks with q over ${int(SEARCH_LINKS)} links on PostgreSQL (seeded in ${(seedMs / 1000).toFixed(1)} s; 1 connection, 300 requests per term)`);
       for (const { label, q } of SEARCH_TERMS) {
         const r = await sequential(url, '/v1/listLinks', auth(token), JSON.stringify({ team, q }));
-        console.log(`    ${label.padEnd(44)} p50 ${ms(r.p50).padStart(6)} ms  p99 ${ms(r.p99).padStart(6)} ms  status ${[...r.statuses].join(',')}`);
+        console.log(`    ${searchLine(label, r)}`);
         searches.push(`${q} ${ms(r.p50)}/${ms(r.p99)}`);
       }
     } finally {

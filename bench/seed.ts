@@ -67,14 +67,33 @@ export const WORDS = [
   'metrics', 'retro', 'offsite', 'demo', 'video', 'podcast', 'newsletter', 'signup', 'careers',
 ];
 
-/** Terms for listLinks q, by how many of the seeded links they match. */
+/**
+ * Terms for listLinks q, one a kind: by length (1, 2, 3+ characters) and by how many of the 100,000 seeded links hold
+ * them (none, a few, a share, all), repetitive ones whose grams are all common, and LIKE's wildcards and escape, which
+ * must match literally. The shares are of the default seed (seedRows).
+ */
 export const SEARCH_TERMS: Array<{ label: string; q: string }> = [
   { label: 'common (docs)', q: 'docs' },
   { label: 'rare, 1 link (zebracorn)', q: 'zebracorn' },
-  { label: '2-char, common (io)', q: 'io' },
+  { label: 'long, 1 link (zebracorn sighting)', q: 'zebracorn sighting' },
+  { label: '3+ chars, 0.8% of links (mozilla.org/d)', q: 'mozilla.org/d' },
+  { label: '3+ chars, 2.5% of links (podcast )', q: 'podcast ' },
+  { label: '3+ chars, 5% of links (com/d)', q: 'com/d' },
+  { label: '1-char, no match (~)', q: '~' },
+  { label: '1-char, 20 links (§)', q: '§' },
+  { label: '1-char, every link (/)', q: '/' },
   { label: '2-char, no match (~~)', q: '~~' },
+  { label: '2-char, 20 links (§7)', q: '§7' },
+  { label: '2-char, 0.6% of links (zq)', q: 'zq' },
+  { label: '2-char, common (io)', q: 'io' },
+  { label: '2-char, every link (//)', q: '//' },
   { label: 'no match (xylophone)', q: 'xylophone' },
+  { label: 'long, no match (58 characters)', q: 'https://docs.github.com/docs/docs-and-more-docs-everywhere' },
   { label: 'no match, common trigrams (docs/docs/docs)', q: 'docs/docs/docs' },
+  { label: 'no match, repetitive (https://https://)', q: 'https://https://' },
+  { label: 'literal %, no match (%)', q: '%' },
+  { label: 'literal _, no match (_)', q: '_' },
+  { label: 'literal \\, no match (\\)', q: '\\' },
 ];
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same text. */
@@ -92,7 +111,7 @@ export function prng(seed: number): () => number {
  * connection, before the server starts: rows as the store writes them (links, codes, names, link_events; the
  * trigger fills the search index). Making them one by one through `store.links.create` takes minutes at this size,
  * because each create counts the team's links. Times start `count` minutes ago, one minute apart.
- * One link in the middle holds the rare term "zebracorn".
+ * One link in the middle holds the rare term "zebracorn"; 1 in 5,000 holds "§7".
  */
 /** The seeded links, the same text every run: one in 10 named, 4 in 10 with a note, one rare note in the middle. */
 export function* seedRows(count: number): Generator<{ destination: string; note: string | null; name: string | null; at: number }> {
@@ -102,8 +121,10 @@ export function* seedRows(count: number): Generator<{ destination: string; note:
   const rare = Math.floor(count / 2);
   for (let i = 0; i < count; i++) {
     const destination = `https://${pick(DOMAINS)}/${pick(WORDS)}/${pick(WORDS)}-${i}`;
-    const note = i === rare ? 'zebracorn sighting' : random() < 0.4 ? `${pick(WORDS)} ${pick(WORDS)} ${i}` : null;
+    const drawn = i === rare ? 'zebracorn sighting' : random() < 0.4 ? `${pick(WORDS)} ${pick(WORDS)} ${i}` : null;
     const name = random() < 0.1 ? `${pick(WORDS)}-${i}` : null;
+    // One link in 5,000 (20 of 100,000) also holds a character no other text does: a short q that matches a few.
+    const note = i % 5000 === 2500 ? `${drawn ?? ''} §7`.trim() : drawn;
     yield { destination, note, name, at: start + i * 60_000 };
   }
 }

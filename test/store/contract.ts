@@ -5,6 +5,7 @@ import type { OpenStore } from './contract/fixtures.js';
 import { idempotency } from './contract/idempotency.js';
 import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
+import { linkSearch } from './contract/link-search.js';
 import { links } from './contract/links.js';
 import { moderation } from './contract/moderation.js';
 import { oauth } from './contract/oauth.js';
@@ -26,6 +27,7 @@ export function storeContract(name: string, open: OpenStore): void {
     teamChanges(open);
     tokens(open);
     links(open);
+    linkSearch(open);
     linkLimits(open);
     linkChanges(open);
     changes(open);

@@ -1,9 +1,13 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type PgDatabase } from '../../src/store/postgres/database.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { migrations } from '../../src/store/postgres/migrations.js';
+import { PROBE, pgLinkSearch } from '../../src/store/postgres/search.js';
 import { SQLITE_ONLY_TABLES } from '../../src/store/sqlite/migrations.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { LARGE_TEAM } from './contract/link-search.js';
 
 /**
  * The PostgreSQL schema: its migrations, and that it stays the SQLite schema's twin. Every test has a database of
@@ -28,7 +32,7 @@ async function versions(db: PgDatabase) {
 
 const ALL_VERSIONS = migrations.map((_, index) => index + 1);
 
-/** The SQLite FTS5 tables (and their shadow tables) that PostgreSQL's links_search index replaces. */
+/** The SQLite FTS5 tables (and their shadow tables) that PostgreSQL's gram index (links_search_grams) replaces. */
 const SQLITE_ONLY = ['links_search', 'links_search_short'];
 /** PostgreSQL's record of applied migrations (SQLite keeps it in PRAGMA user_version). */
 const POSTGRES_ONLY = ['schema_migrations'];
@@ -137,6 +141,17 @@ describe('the PostgreSQL schema', () => {
   });
 });
 
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** A plan's nodes, the root's and every one below it. */
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
 describe('the PostgreSQL schema for links', () => {
   /** A database with teams `big` and `small` and, when asked, `many` links of `big`'s. */
   async function withLinks(many: number) {
@@ -198,16 +213,133 @@ describe('the PostgreSQL schema for links', () => {
     expect(rows).toEqual([{ id: 'big', link_count: 2 }, { id: 'small', link_count: 1 }]);
   });
 
-  it('answers a rare substring in a team of 20,000 links from the trigram index', async () => {
+  it('plans the search of older links through the gram index for any q, even one every link holds', async () => {
     const db = await withLinks(20_000);
     await add(db, 'big', { code: 'rare', destination: 'https://example.com/Needle' });
     // What autovacuum does on its own: merges the index's pending entries, which otherwise make it look costly.
     await db.pool.query('VACUUM ANALYZE links');
-    const index = await db.pool.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'links_search'`);
-    expect(index.rows[0]?.indexdef).toMatch(/USING gin \(team_id, link_search_text\(.*\) gin_trgm_ops\)/);
-    const query = `${SEARCH.replace('$1', "'big'").replace('$2', "'NEEDLE'")} LIMIT 25`;
-    const plan = await db.pool.query(`EXPLAIN (FORMAT JSON) ${query}`);
-    expect(JSON.stringify(plan.rows[0]['QUERY PLAN'])).toContain('"Index Name":"links_search"');
-    expect((await db.pool.query(query)).rows).toEqual([{ code: 'rare' }]);
+    const indexes = await db.pool.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'links' AND indexdef LIKE '%USING gin%'`);
+    expect(indexes.rows).toEqual([
+      { indexname: 'links_search_grams', indexdef: expect.stringMatching(/USING gin \(link_search_grams\(team_id, seq, link_search_text\(.*\)\)\)/) },
+    ]);
+    // The statement the store runs, explained: a plan that read the table instead would compute the grams of every
+    // link it passed (25 µs each), and "/" is in all of them.
+    for (const q of ['/', 'e', 'needle', 'https://example.com/page/']) {
+      const plans: PlanNode[][] = [];
+      const explain = {
+        query: async (text: string, values: unknown[]) => {
+          plans.push(planNodes((await db.pool.query(`EXPLAIN (FORMAT JSON) ${text}`, values)).rows[0]['QUERY PLAN'][0].Plan));
+          return { rows: [] };
+        },
+      };
+      await pgLinkSearch(explain)('big', { state: null, q }, { limit: 50, after: null });
+      expect(plans.flat()).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': 'links_search_grams' }));
+      expect(plans.flat().filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    }
+    expect((await pgLinkSearch(db.pool)('big', { state: null, q: 'NEEDLE' }, { limit: 50, after: null })).map((link) => link.code)).toEqual(['rare']);
+    // Run: "a1" is in about 1 link of 9 (hex digests), too few to fill 50 from the probe, enough in the newest bucket
+    // (seqs 16,384 to 20,001): the older buckets are never read.
+    const run = async (q: string) => {
+      const result = await db.pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${lastText}`, [...lastValues.slice(0, 3), q]);
+      return planNodes(result.rows[0]['QUERY PLAN'][0].Plan) as Array<PlanNode & { 'Actual Loops': number; 'Actual Rows': number }>;
+    };
+    let lastText = '';
+    let lastValues: unknown[] = [];
+    await pgLinkSearch({ query: async (text: string, values: unknown[]) => ((lastText = text), (lastValues = values), { rows: [] }) })(
+      'big', { state: null, q: 'a1' }, { limit: 50, after: null },
+    );
+    const candidates = (await run('a1')).filter((node) => node['Index Name'] === 'links_search_grams');
+    expect(candidates).toEqual([expect.objectContaining({ 'Actual Loops': 1 })]);
+    expect(candidates[0]!['Actual Rows']).toBeLessThan(1000);
+  });
+
+  it('holds every 1–3 character substring of a link among its grams, so a short q is answered exactly', async () => {
+    const db = await withLinks(0);
+    const grams = (team: string, bucket: number) =>
+      `link_search_grams('big', 0, link_search_text($1, $2, $3, $4)) @> link_search_bucket_grams('${team}', ${bucket}, link_search_query_grams($5))`;
+    const check = `SELECT link_search_text($1, $2, $3, $4) LIKE link_search_pattern($5) AS holds, ${grams('big', 0)} AS grams,
+      ${grams('small', 0)} AS other_team, ${grams('big', 1)} AS other_bucket`;
+    // Characters that matter here: LIKE's wildcards and escape, the regexp's special ones, case pairs, and beyond BMP.
+    const char = fc.constantFrom(...'aAbB%_\\.()[]*+?^$|{} /:-ßİΣσ😀\n');
+    const text = fc.array(char, { maxLength: 12 }).map((chars) => chars.join(''));
+    await fc.assert(
+      fc.asyncProperty(text, text, text, fc.option(text, { nil: null }), fc.nat(11), fc.integer({ min: 1, max: 5 }), async (code, name, destination, note, from, length) => {
+        const fields = [code, name, destination, note ?? ''];
+        const source = fields[from % 4]!;
+        const q = [...source].slice(from % Math.max(1, source.length), (from % Math.max(1, source.length)) + length).join('') || 'a';
+        const found = (await db.pool.query(check, [code, name, destination, note, q])).rows[0];
+        if (found.holds) expect(found.grams, `${JSON.stringify(q)} in ${JSON.stringify(fields)}`).toBe(true);
+        if ([...q.toLowerCase()].length <= 3) expect(found.grams).toBe(found.holds);
+        expect([found.other_team, found.other_bucket]).toEqual([false, false]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the contract test of paging larger than the links a search reads before using the index', () => {
+    expect(LARGE_TEAM).toBeGreaterThan(PROBE);
+  });
+
+  it('pages newest first across many buckets, empty ones among them, for q held by none, a few or many links', async () => {
+    const db = await withLinks(0);
+    // Seqs spread over about 40 buckets of 8,192, as in a database many teams share: every 9th link is "small"'s,
+    // and none from about 104,000 to 132,000 leaves buckets 13 to 15 empty.
+    await db.pool.query(
+      `INSERT INTO links (seq, id, team_id, code, destination, note, state, created_at) OVERRIDING SYSTEM VALUE
+       SELECT i * 331 + (i % 7) * 1000, 'link_' || i, CASE WHEN i % 9 = 0 THEN 'small' ELSE 'big' END, 'c' || i,
+         'https://example.com/' || CASE WHEN i % 3 = 0 THEN 'docs/' ELSE 'blog/' END || i,
+         CASE WHEN i % 97 = 5 THEN 'Needle §' WHEN i % 11 = 0 THEN 'docs docs' END, 'active', 'x'
+       FROM generate_series(1, 1000) AS i WHERE i NOT BETWEEN 300 AND 400`,
+    );
+    await db.pool.query('VACUUM ANALYZE links');
+    const all = (await db.pool.query(`SELECT seq, code, destination, note FROM links WHERE team_id = 'big' ORDER BY seq DESC`)).rows;
+    const search = pgLinkSearch(db.pool);
+    for (const q of ['needle', '§', 'e §', 'docs/1', 'docs d', 'docs/docs', 'xylophone', '~', '/']) {
+      const want = all
+        .filter((link) => [link.code, link.destination, link.note].some((text: string | null) => text?.toLowerCase().includes(q)))
+        .map((link) => link.code);
+      for (const limit of [1, 7, 50]) {
+        const found: string[] = [];
+        let after: number | null = null;
+        for (;;) {
+          const page = await search('big', { state: null, q }, { limit, after });
+          found.push(...page.map((link) => link.code));
+          if (page.length < limit) break;
+          after = page.at(-1)!.seq;
+        }
+        expect(found, `${q} in pages of ${limit}`).toEqual(want);
+      }
+    }
+  });
+});
+
+describe('PostgreSQL migration 6', () => {
+  it('indexes the links a database already holds, and a search finds them', async () => {
+    const url = await newTestDatabase();
+    const db = await open(url);
+    // Back to migration 5, as a database of the previous release is: its index, no migration 6 functions.
+    await db.pool.query(`DROP INDEX links_search_grams;
+      DROP FUNCTION link_search_bucket_grams, link_search_query_grams, link_search_grams, link_search_bucket;
+      CREATE INDEX links_search ON links USING gin (team_id, link_search_text(code, name, destination, note) gin_trgm_ops);
+      DELETE FROM schema_migrations WHERE version = 6`);
+    await db.pool.query(`INSERT INTO teams (id, name, created_at) VALUES ('big', 'B', 'x')`);
+    await db.pool.query(
+      `INSERT INTO links (id, team_id, code, destination, note, state, created_at)
+       SELECT 'link_' || i, 'big', 'c' || i, 'https://example.com/' || i, CASE WHEN i = 7 THEN 'Ω~' END, 'active', 'x'
+       FROM generate_series(1, 1500) AS i`,
+    );
+    await db.close();
+    opened.splice(opened.indexOf(db), 1);
+    const store = await openPostgresStore(url);
+    try {
+      const found = await store.links.list('big', { state: null, q: 'ω~' }, { limit: 10, after: null });
+      expect(found.map((link) => link.code)).toEqual(['c7']);
+    } finally {
+      await store.close();
+    }
+    const again = await open(url);
+    expect((await versions(again)).map((row) => row.version)).toEqual(ALL_VERSIONS);
+    const index = await again.pool.query(`SELECT indexname FROM pg_indexes WHERE indexname IN ('links_search', 'links_search_grams')`);
+    expect(index.rows).toEqual([{ indexname: 'links_search_grams' }]);
   });
 });
