@@ -17,6 +17,7 @@ import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { canAnswer, sendJson, sendProblem } from './http/problem.js';
 import { ClientGone } from './http/read-body.js';
+import { stampIds } from './http/answer-ids.js';
 import { drainable } from './http/drain.js';
 import { createHealth } from './http/health.js';
 import { httpFacade, isApiPath } from './http-facade/router.js';
@@ -49,6 +50,8 @@ export interface AppOptions {
   sharedRateLimits?: boolean;
   /** Where the log goes: serve.ts hands in the process's logger; left out, one at the config's LOG_LEVEL. */
   logger?: Logger;
+  /** A worker of WORKERS=N names itself on every answer (`X-Served-By`: its pid); a single process does not. */
+  servedBy?: string;
 }
 
 export interface App {
@@ -89,7 +92,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ),
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
-  const clientAddress = clientAddressOf(new Set(config.trustedProxies));
+  const trustedProxies = new Set(config.trustedProxies);
+  const clientAddress = clientAddressOf(trustedProxies);
   // One process counts in memory, exactly and cheaply; several (WORKERS, or machines sharing PostgreSQL) count in
   // the database, so that a budget is one budget whichever process answers.
   const sharedRates = options.sharedRateLimits ?? (config.workers > 1 || config.databaseUrl !== undefined);
@@ -97,14 +101,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);
-  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted });
+  const servedBy = options.servedBy ?? null;
+  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
   const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl, log: (line) => observer.logger.warn(line) });
 
-  const requestId = requestIdOf(fromTrustedProxy(new Set(config.trustedProxies)));
+  const requestId = requestIdOf(fromTrustedProxy(trustedProxies));
 
   async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -112,12 +117,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (!isServicePath(path)) {
       const link = await redirectHandler.handleRedirect(req, res, path, id);
       if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
-      res.setHeader('X-Request-Id', id);
+      stampIds(res, id, servedBy);
       observer.follow(req, res, 'web', started);
       return webPages(req, res);
     }
     // The redirects above write theirs with their other headers (redirect/handler.ts).
-    res.setHeader('X-Request-Id', id);
+    stampIds(res, id, servedBy);
     const surface = path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
     observer.follow(req, res, surface, started);
     // Not gated: probes come often from one address, and however many come, one database check runs at a time.
@@ -147,7 +152,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         observer.logger.error({ err: error, requestId: id }, 'Unexpected error after the answer began');
         return void res.destroy();
       }
-      res.setHeader('X-Request-Id', id);
+      stampIds(res, id, servedBy);
       sendProblem(res, error, config.publicUrl);
     });
   });

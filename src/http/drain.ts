@@ -22,14 +22,17 @@ export function drainable(server: Server): Drain {
   const inFlight = new Map<ServerResponse, IncomingMessage>();
   let draining = false;
 
+  // One handler for every answer (no closure per request: this runs for every redirect too).
+  function ended(this: ServerResponse): void {
+    inFlight.delete(this);
+    // A kept-alive connection whose answer began before closing is idle now: closed rather than left open.
+    if (draining) server.closeIdleConnections();
+  }
+
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.set(res, req);
     if (draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      inFlight.delete(res);
-      // A kept-alive connection whose answer began before closing is idle now: closed rather than left open.
-      if (draining) server.closeIdleConnections();
-    });
+    res.once('close', ended);
   });
 
   return {

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger.js';
 import { listenForMetrics, type MetricsListener } from './metrics-server.js';
 import { ServiceMetrics } from './metrics.js';
 import { RedirectLog } from './redirect-log.js';
-import { requestLog, type Surface } from './request-log.js';
+import { requestLog } from './request-log.js';
 
 /**
  * Everything one server process tells about itself: the request log, the redirect summary and the metrics. With
@@ -50,6 +50,3 @@ export function createObserver(config: Config, logger: Logger = createLogger(con
     },
   };
 }
-
-export type Observer = ReturnType<typeof createObserver>;
-export type { Surface };

@@ -41,10 +41,6 @@ abstract class Tally<S> {
     return found.series;
   }
 
-  reset(): void {
-    this.series.clear();
-  }
-
   protected abstract fresh(): S;
 
   protected each(): Iterable<{ labels: Record<string, string>; series: S }> {

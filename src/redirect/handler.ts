@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { stampIds } from '../http/answer-ids.js';
 import { isReservedWord, MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../domain/link-name.js';
 import { PAGE_HEADERS } from '../views/layout.js';
 import type { Store } from '../store/ports.js';
@@ -20,11 +21,20 @@ const VISIT_PAGE_HEADERS = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charse
  * GET and HEAD `PUBLIC_URL/<code>`, `/<name>` and `/<code>/qr`, answered before Express: active links 302 at once,
  * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Resolves to false for
  * paths that are not short links, so the web app can answer them; else to the id of the link answered (null for
- * the not-found page), for the log. Every answer carries `requestId` as X-Request-Id; a redirect writes it with its
- * other headers in one writeHead, since one setHeader before writeHead makes Node merge every header one by one,
- * which cost a redirect about a tenth of its time.
+ * the not-found page), for the log. Every answer carries its ids (http/answer-ids.ts); a redirect writes them with
+ * its other headers in one writeHead, since one setHeader before writeHead makes Node merge every header one by
+ * one, which cost a redirect about a tenth of its time.
  */
-export function redirects(deps: { store: Store; clock: Clock; publicUrl: string; gate: Gate; clicksCounted?: { value: number } }) {
+export function redirects(deps: {
+  store: Store;
+  clock: Clock;
+  publicUrl: string;
+  gate: Gate;
+  clicksCounted?: { value: number };
+  /** This worker's `X-Served-By` (WORKERS above 1), else null. */
+  servedBy?: string | null;
+}) {
+  const servedBy = deps.servedBy ?? null;
   const resolve = linkResolver(deps.store);
   const qrCodes = new QrCodes();
   const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted);
@@ -37,17 +47,19 @@ export function redirects(deps: { store: Store; clock: Clock; publicUrl: string;
     const link = await resolve(match[1]!);
     if (match[2]) {
       if (!link || link.code !== match[1]) return false;
-      res.setHeader('X-Request-Id', requestId);
+      stampIds(res, requestId, servedBy);
       await sendQr(req, res, link.code);
       return link.id;
     }
     if (link?.state === 'active') {
-      res.writeHead(302, { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url', 'X-Request-Id': requestId });
+      const headers: OutgoingHttpHeaders = { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url', 'X-Request-Id': requestId };
+      if (servedBy !== null) headers['X-Served-By'] = servedBy;
+      res.writeHead(302, headers);
       res.end();
       if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
       return link.id;
     }
-    res.setHeader('X-Request-Id', requestId);
+    stampIds(res, requestId, servedBy);
     if (!link) return sendPage(res, 404, notFoundPage(), null);
     if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id);
     return sendPage(res, 200, flaggedPage(link.destination), link.id);

@@ -3,12 +3,10 @@ import { closeOnSignals } from './close-on-signals.js';
 
 /**
  * One worker of WORKERS=N. It listens on the shared port (the primary holds the socket and hands each new
- * connection to the workers in turn), names itself in `X-Served-By` (its process id) so an operator can tell which
- * process answered, and closes on SIGINT or SIGTERM as a single process does (close-on-signals.ts).
+ * connection to the workers in turn), names itself in `X-Served-By` (its process id, written by the app: serve.ts)
+ * so an operator can tell which process answered, and closes on SIGINT or SIGTERM as a single process does (close-on-signals.ts).
  */
 export async function serveAsWorker(app: App, shutdownTimeoutMs: number): Promise<void> {
-  const servedBy = String(process.pid);
-  app.server.prependListener('request', (_req, res) => res.setHeader('X-Served-By', servedBy));
   closeOnSignals(app, shutdownTimeoutMs);
   await app.listen();
 }

@@ -7,32 +7,41 @@ import type { AccessWrite } from './access-writes.js';
 /**
  * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
  * they depend on changed. Each read first catches up with the changes other processes committed (one barrier per
- * turn of the event loop, shared by every request in it: changes.ts), and everything is forgotten on any change of
- * links or of access, here or elsewhere, so an answer is never older than the request. A read that a change
- * overtook while it ran is answered but not kept.
+ * turn of the event loop, shared by every request in it: changes.ts). A read of access (grants, memberships) is
+ * forgotten on any change of access, a read of links on any change of links or of access (deleting a team is
+ * both), here or elsewhere, so an answer is never older than the request; links changing, which is frequent,
+ * leaves what access was read alone. A read that a change overtook while it ran is answered but not kept.
  */
 export function cachedReads(changes: PgChanges, pool: pg.Pool) {
-  let generation = 0;
-  const bump = () => void (generation += 1);
-  changes.subscribe(bump);
-  changes.onAccess(bump);
+  const generations = { access: 0, links: 0 };
+  changes.subscribe(() => void (generations.links += 1));
+  changes.onAccess(() => {
+    generations.access += 1;
+    generations.links += 1;
+  });
 
   return {
-    cached<A extends unknown[], V>(maxEntries: number, keyOf: (...args: A) => string, read: (...args: A) => Promise<V>) {
+    cached<A extends unknown[], V>(
+      dependsOn: keyof typeof generations,
+      maxEntries: number,
+      keyOf: (...args: A) => string,
+      read: (...args: A) => Promise<V>,
+    ) {
+      const generation = () => generations[dependsOn];
       const cache = new LruCache<{ value: V }>(maxEntries, { stats: cacheStats('store-reads') });
-      let filledIn = generation;
+      let filledIn = generation();
       return async (...args: A): Promise<V> => {
         await changes.catchUp();
-        if (filledIn !== generation) {
+        if (filledIn !== generation()) {
           cache.clear();
-          filledIn = generation;
+          filledIn = generation();
         }
         const key = keyOf(...args);
         const hit = cache.get(key);
         if (hit) return hit.value;
-        const readIn = generation;
+        const readIn = generation();
         const value = await read(...args);
-        if (readIn === generation) {
+        if (readIn === generation()) {
           // Shared from now on: a caller changing it would change what every later call is told.
           if (typeof value === 'object' && value !== null) Object.freeze(value);
           cache.set(key, { value });

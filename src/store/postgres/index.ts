@@ -49,13 +49,13 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     people,
     teams: {
       ...teams,
-      isMember: cached(10_000, (teamId, personId) => `${teamId} ${personId}`, teams.isMember),
+      isMember: cached('access', 10_000, (teamId, personId) => `${teamId} ${personId}`, teams.isMember),
     },
     tokens: {
       ...tokens,
-      grant: cached(10_000, (id) => id, tokens.grant),
+      grant: cached('access', 10_000, (id) => id, tokens.grant),
     },
-    links: { ...links, findByCode: cached(10_000, (code) => code, links.findByCode) },
+    links: { ...links, findByCode: cached('links', 10_000, (code) => code, links.findByCode) },
     clicks: pgClicks(pool),
     moderation: pgModeration(pool, random, perform),
     settings,

@@ -26,8 +26,8 @@ export function pgRates(pool: pg.Pool): RateStore {
  * PostgreSQL's answers to the rate operations, on the transaction's connection. Under READ COMMITTED each statement
  * sees what committed before it, so the key locks do the ordering: an advisory lock per key, held until the
  * transaction ends. They are taken in the order of their hashes, the same in every process, so two operations
- * that share keys wait for each other and never deadlock. The sweeps skip rows another transaction holds (its
- * key's owner dropping them), so a sweep waits for nobody either.
+ * that share keys wait for each other and never deadlock. The sweeps skip rows another sweep holds, so two
+ * processes sweeping at once wait for nobody either.
  */
 export function pgRateQueries(client: Queryable): Answers {
   const call = (sql: string, values: unknown[]) => row<CallRow>(client, `SELECT until, seq FROM rate_events WHERE key = $1 ${sql}`, values);

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { MAX_TEAM_NAME } from '../../domain/account-rules.js';
+import { refusalToManage } from '../../domain/team-roles.js';
 import { apiError } from '../../errors.js';
 import type { Member, Team } from '../../store/ports.js';
 import { queryText, render, type PageDeps } from '../request.js';
@@ -43,7 +44,7 @@ export function teamPage(deps: PageDeps) {
   /** Members for everyone in the team; renaming and deleting for its owners (the store checks again). */
   async function show(req: Request, res: Response, me: SignedIn, team: Team, status = 200, fix: TeamFix = {}) {
     const members = await teams.members(team.id);
-    const owner = members.some((m) => m.personId === me.person.id && m.role === 'owner');
+    const owner = refusalToManage(members, { personId: me.person.id }) === null;
     const rows = members.map((m) => memberRow(team, m, me, owner));
     render(
       res,
