@@ -14,16 +14,41 @@ export type Db = Database.Database;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  // The operator CLI and other processes write to the same file; wait for their short transactions. Set first:
-  // switching a new file to WAL needs a lock another process opening it at the same moment may hold.
+  // The operator CLI and other processes write to the same file; wait for their short transactions.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   // NORMAL is durable across a process kill in WAL mode (only an OS crash may lose the last commits).
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   registerSpacedText(db);
   migrate(db);
   return db;
+}
+
+const WAL_SWITCH_DEADLINE_MS = 5000;
+
+/**
+ * Switching a new file to WAL reads it under a shared lock and then needs the exclusive one. When several
+ * processes open the new file at once, each may hold the shared lock while asking for the exclusive one; SQLite
+ * then answers SQLITE_BUSY at once without calling the busy handler (waiting could never end), so the switch is
+ * tried again here after a short pause, until the deadline the busy timeout also keeps.
+ */
+function switchToWal(db: Db): void {
+  const deadline = Date.now() + WAL_SWITCH_DEADLINE_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      pause(5 + Math.floor(Math.random() * 20));
+    }
+  }
+}
+
+/** Blocks this thread briefly: only while a database is opened, before the process serves anything. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function migrate(db: Db): void {
