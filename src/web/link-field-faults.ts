@@ -1,0 +1,46 @@
+import { checkName } from '../domain/link-name.js';
+import { checkNote } from '../domain/note.js';
+import { ApiError } from '../errors.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import type { FieldErrors } from '../views/forms.js';
+
+/** A link form's text fields as typed; an absent field is not on the form, an empty one means "none". */
+export interface LinkFieldValues {
+  destination?: string;
+  name?: string;
+  note?: string;
+}
+
+const CHECKS: Record<keyof LinkFieldValues, (ctx: ToolContext, value: string, field: string) => Promise<unknown>> = {
+  destination: (ctx, value, field) => ctx.destinations.check(value, field),
+  name: async (_ctx, value, field) => checkName(value === '' ? null : value, field),
+  note: async (_ctx, value, field) => checkNote(value === '' ? null : value, field),
+};
+
+/**
+ * Every fault of a link form, not only the first: a tool stops at its first refusal, so after it refuses, the
+ * form's other fields are checked on their own with the same rules (the tools' own checks, so the same messages).
+ * Only runs after a refusal, so a good form is checked once. `prefix` names a field of a list item (`links[3].`).
+ * Faults that only the store can find (a name taken, a full team) show when the tool reaches them.
+ */
+export async function faultsOfLinkForm(
+  ctx: ToolContext,
+  refusal: ApiError,
+  values: LinkFieldValues,
+  prefix = '',
+): Promise<FieldErrors> {
+  const faults: FieldErrors = {};
+  if (refusal.field !== null) faults[refusal.field] = refusal.detail;
+  for (const key of Object.keys(CHECKS) as Array<keyof LinkFieldValues>) {
+    const value = values[key];
+    const field = `${prefix}${key}`;
+    if (value === undefined || faults[field] !== undefined) continue;
+    try {
+      await CHECKS[key](ctx, value, field);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      faults[field] = error.detail;
+    }
+  }
+  return faults;
+}
