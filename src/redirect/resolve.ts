@@ -19,7 +19,6 @@ export function linkResolver(store: Store, maxEntries?: number) {
   });
 
   return async function resolve(key: string): Promise<RedirectTarget | null> {
-    await store.changes.catchUp();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     const toldBefore = told;

@@ -42,7 +42,9 @@ export interface StoreChanges {
   subscribe(listener: (keys: string[] | null) => void): void;
   /**
    * Resolves once every change other processes committed before the call has been told to the listeners. Asked
-   * before answering from a cache.
+   * once per request, as it arrives (app.ts), before anything is answered from a cache: what a request must see is
+   * what was committed before it was sent, and a change committed while it runs is concurrent with it. The caches
+   * themselves do not ask again, which on PostgreSQL would cost a round trip per read.
    */
   catchUp(): Promise<void>;
 }

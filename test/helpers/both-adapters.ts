@@ -59,7 +59,7 @@ export function postgresPorts(pool: PgPool, random: Random) {
     tokens: pgTokens(pool, random),
     clicks: pgClicks(pool),
     // Nothing else writes the settings in these tests: there is nothing to catch up with or tell.
-    settings: pgSettings(pool, { catchUp: async () => undefined, announced: (db, _kind, work) => transaction(db, work) }),
+    settings: pgSettings(pool, { announced: (db, _kind, work) => transaction(db, work) }),
     idempotency: pgIdempotency(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),

@@ -21,8 +21,6 @@ export type PgSettings = SettingsStore & {
 
 /** How settings hear of other processes' changes and tell them of their own (changes.ts). */
 export interface SettingsChanges {
-  /** Resolves once every change committed elsewhere before the call has been heard (and forget() called). */
-  catchUp(): Promise<void>;
   /** Runs a write of settings in one transaction that tells every process, this one as it ends (changes.ts). */
   announced<T>(pool: PgPool, kind: 'settings', work: (client: Queryable) => Promise<T>): Promise<T>;
 }
@@ -69,10 +67,6 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
       forget();
     }
   };
-  const current = async () => {
-    await changes.catchUp();
-    return load();
-  };
 
   const makeSecret = async (): Promise<Buffer> => {
     // Two processes starting together both try to insert; the first wins, and both read what it stored.
@@ -84,7 +78,7 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
   };
 
   return {
-    limits: async () => (await current()).limits,
+    limits: async () => (await load()).limits,
     // Merged in the database (jsonb ||), atomically: two operators' changes at once both stay.
     setLimits: (changes) =>
       writing(async (client) => {
@@ -97,7 +91,7 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
         );
         return limitsFrom(merged!.value);
       }),
-    blockedDomains: async () => (await current()).blocked,
+    blockedDomains: async () => (await load()).blocked,
     block: (domain, now) =>
       writing(async (client) => {
         const inserted = await changed(

@@ -1,0 +1,40 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+
+export interface SlowProxy {
+  /** `host:port` of the proxy, to put in a URL in place of the upstream's. */
+  address: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A TCP proxy on loopback that hands every byte from the upstream to its client `delayMs` late, in order (the
+ * other direction passes at once): a database far away, or a listening connection whose notifications arrive
+ * late, without touching the database itself.
+ */
+export async function startSlowProxy(upstream: { host: string; port: number }, delayMs: number): Promise<SlowProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const remote = connect(upstream.port, upstream.host);
+    sockets.add(client).add(remote);
+    client.pipe(remote);
+    remote.on('data', (chunk: Buffer) => {
+      setTimeout(() => {
+        if (!client.destroyed) client.write(chunk);
+      }, delayMs);
+    });
+    const end = () => setTimeout(() => (client.destroy(), remote.destroy()), delayMs);
+    remote.on('close', end);
+    remote.on('error', end);
+    client.on('close', () => remote.destroy());
+    client.on('error', () => remote.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    stop: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
