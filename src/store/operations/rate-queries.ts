@@ -46,7 +46,8 @@ export function callEnds(row: CallEndsRow | null | undefined): CallEnds | null {
 export interface RateQueries {
   /**
    * Holds the keys against every other writer until the transaction ends, so that reading a key's window and
-   * adding to it is atomic across processes (SQLite's write transaction already holds the whole file).
+   * changing it is atomic across processes (SQLite's write transaction already holds the whole file). Takes do not
+   * lock: addCalls checks for them.
    */
   lockKeys(keys: readonly string[]): void;
   /**
@@ -56,8 +57,12 @@ export interface RateQueries {
   countedEnds(key: string, nowMs: number): CallEnds | null;
   /** The key's call `offset` places before its newest. */
   nthNewestCall(key: string, offset: number): CallRow | null;
-  /** Adds the calls, in one statement however many. */
-  addCalls(calls: readonly CallOf[]): void;
+  /**
+   * Adds the calls, in one statement however many, unless another process added a call of one of their keys, still
+   * counted at `nowMs`, after the reads they were decided on: then adds none and answers false, and the take reads
+   * again. (SQLite's write transaction holds the file from its first read, so it always adds.)
+   */
+  addCalls(calls: readonly CallOf[], nowMs: number): boolean;
   /** Drops every key's calls that stopped counting by `nowMs` (any process may, for keys nobody calls again). */
   sweepCalls(nowMs: number): void;
   streak(key: string): Streak | null;

@@ -46,6 +46,34 @@ export function rateOperations() {
   const asItStands = ({ counted, decidingUntil }: KeyWindow, limit: number, windowMs: number, nowMs: number) =>
     windowAnswer(counted < limit, limit, counted, decidingUntil - windowMs, windowMs, nowMs);
 
+  /** takeAll's answers from one reading of the keys' windows, and the calls to add for the takes allowed. */
+  function* decideTakes(keys: readonly RateKey[], windowMs: number, nowMs: number, calls: number) {
+    const windows: KeyWindow[] = [];
+    // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
+    for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
+    const added: CallOf[] = [];
+    const answers: WindowAnswer[][] = [];
+    for (let call = 0; call < calls; call++) {
+      if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
+        answers.push(keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs)));
+        continue;
+      }
+      answers.push(
+        keys.map(([key, limit], i) => {
+          const { counted, decidingUntil, last } = windows[i]!;
+          const until = Math.max(nowMs + windowMs, last?.until ?? 0);
+          const seq = (last?.seq ?? 0) + 1;
+          added.push({ key, until, seq });
+          // With none counted before, the call just added is the oldest, so it decides.
+          const deciding = counted > 0 ? decidingUntil : until;
+          windows[i] = { counted: counted + 1, decidingUntil: deciding, last: { until, seq } };
+          return windowAnswer(true, limit, counted + 1, deciding - windowMs, windowMs, nowMs);
+        }),
+      );
+    }
+    return { added, answers };
+  }
+
   return {
     *peek(key: string, limit: number, windowMs: number, nowMs: number): Op<WindowAnswer> {
       yield* q.lockKeys([key]);
@@ -54,39 +82,19 @@ export function rateOperations() {
 
     /**
      * `calls` takes of every key, one after another, as if each were its own operation: the answers of each take
-     * in turn. A take refused leaves the window as it was, so every take after it is refused alike.
+     * in turn. A take refused leaves the window as it was, so every take after it is refused alike. It takes no
+     * lock: adding the calls checks that no other process took from these keys since they were read, and when one
+     * did, the take reads again (see addCalls). A take refused adds nothing, so it is answered from its reading.
      */
     *takeAll(keys: readonly RateKey[], windowMs: number, nowMs: number, calls = 1): Op<WindowAnswer[][]> {
-      yield* q.lockKeys(keys.map(([key]) => key));
       if (nowMs - sweptAt >= SWEEP_EVERY_MS) {
         sweptAt = nowMs;
         yield* q.sweepCalls(nowMs);
       }
-      const windows: KeyWindow[] = [];
-      // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
-      for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
-      const added: CallOf[] = [];
-      const answers: WindowAnswer[][] = [];
-      for (let call = 0; call < calls; call++) {
-        if (!windows.every(({ counted }, i) => counted < keys[i]![1])) {
-          answers.push(keys.map(([, limit], i) => asItStands(windows[i]!, limit, windowMs, nowMs)));
-          continue;
-        }
-        answers.push(
-          keys.map(([key, limit], i) => {
-            const { counted, decidingUntil, last } = windows[i]!;
-            const until = Math.max(nowMs + windowMs, last?.until ?? 0);
-            const seq = (last?.seq ?? 0) + 1;
-            added.push({ key, until, seq });
-            // With none counted before, the call just added is the oldest, so it decides.
-            const deciding = counted > 0 ? decidingUntil : until;
-            windows[i] = { counted: counted + 1, decidingUntil: deciding, last: { until, seq } };
-            return windowAnswer(true, limit, counted + 1, deciding - windowMs, windowMs, nowMs);
-          }),
-        );
+      for (;;) {
+        const { added, answers } = yield* decideTakes(keys, windowMs, nowMs, calls);
+        if (added.length === 0 || (yield* q.addCalls(added, nowMs))) return answers;
       }
-      if (added.length > 0) yield* q.addCalls(added);
-      return answers;
     },
 
     *startAttempt(keys: readonly string[], rule: SlowdownRule, nowMs: number): Op<number> {
@@ -118,20 +126,24 @@ export function rateOperations() {
 }
 
 /**
- * Runs an operation in one transaction of the adapter, answering its queries there. `writes` false: it only
- * reads, so an adapter may run it without taking a write lock.
+ * What an operation does, for the adapter to run it accordingly: `reads` only reads (no write lock needed);
+ * `writes` reads and writes under its keys' locks, in one transaction; `takes` reads, then adds calls in one
+ * statement that checks for itself what changed since (addCalls), so it needs no transaction around it.
  */
-export type PerformRate = <A extends unknown[], T>(operation: (...args: A) => Op<T>, writes: boolean) => (...args: A) => Promise<T>;
+export type RateWork = 'reads' | 'writes' | 'takes';
+
+/** Runs an operation of the kind `work` in the adapter, answering its queries there. */
+export type PerformRate = <A extends unknown[], T>(operation: (...args: A) => Op<T>, work: RateWork) => (...args: A) => Promise<T>;
 
 /** The RateStore of an adapter that runs the rate operations with `perform`: the same ports over any database. */
 export function rateStore(perform: PerformRate): RateStore {
   const operations = rateOperations();
-  const takeAll = batchedTakes(perform(operations.takeAll, true));
+  const takeAll = batchedTakes(perform(operations.takeAll, 'takes'));
   return {
     take: async (key, limit, windowMs, nowMs) => (await takeAll([[key, limit]], windowMs, nowMs))[0]!,
-    peek: perform(operations.peek, false),
+    peek: perform(operations.peek, 'reads'),
     takeAll,
-    startAttempt: perform(operations.startAttempt, true),
-    attemptSucceeded: perform(operations.attemptSucceeded, true),
+    startAttempt: perform(operations.startAttempt, 'writes'),
+    attemptSucceeded: perform(operations.attemptSucceeded, 'writes'),
   };
 }

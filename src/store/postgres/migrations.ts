@@ -358,4 +358,28 @@ export const migrations: readonly string[] = [
     USING gin (link_search_grams(team_id, seq, link_search_text(code, name, destination, note)));
   DROP INDEX links_search;
   `,
+  // 7 (no SQLite counterpart, whose write transaction holds the whole file): a take of the rate limiter adds its
+  // calls in one statement that checks, under the keys' locks and with a fresh snapshot (VOLATILE: each statement
+  // inside sees what committed before it), that no process added a call of these keys since the take read them;
+  // false (adding nothing) when one did. A take is then two round trips, a read and this, instead of five (BEGIN,
+  // lock, read, insert, COMMIT). The newest row of a key is its highest seq: until never goes down within a key.
+  `
+  CREATE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[], now_ms bigint, lock_seed bigint)
+  RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(h) FROM unnest(ARRAY(
+      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(keys) AS k ORDER BY 1)) AS h;
+    IF EXISTS (
+      SELECT 1 FROM (SELECT k, min(s) AS first FROM unnest(keys, seqs) AS a(k, s) GROUP BY k) AS a
+      WHERE EXISTS (
+        SELECT 1 FROM (SELECT r.until, r.seq FROM rate_events r WHERE r.key = a.k ORDER BY r.until DESC, r.seq DESC LIMIT 1) AS n
+        WHERE n.until > now_ms AND n.seq >= a.first)
+    ) THEN
+      RETURN false;
+    END IF;
+    INSERT INTO rate_events (key, until, seq) SELECT * FROM unnest(keys, untils, seqs);
+    RETURN true;
+  END
+  $$;
+  `,
 ];

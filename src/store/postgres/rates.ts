@@ -16,10 +16,17 @@ const KEY_LOCK_SEED = 11;
 
 /**
  * The rate limiter in PostgreSQL (store/operations/rates.ts), shared by every process on the database: each
- * operation is one transaction on a connection of the pool.
+ * operation is one transaction on a connection of the pool, except takes (on the path of every API call), whose
+ * statements run on their own: a read, then one call of rate_events_add (migration 7), which checks under the
+ * keys' locks that nobody took from them since the read.
  */
 export function pgRates(pool: pg.Pool): RateStore {
-  return rateStore((operation) => (...args) => transaction(pool, (client) => runAwaiting(operation(...args), pgRateQueries(client))));
+  const onTheirOwn = pgRateQueries(pool);
+  return rateStore((operation, work) => (...args) =>
+    work === 'takes'
+      ? runAwaiting(operation(...args), onTheirOwn)
+      : transaction(pool, (client) => runAwaiting(operation(...args), pgRateQueries(client))),
+  );
 }
 
 /**
@@ -42,12 +49,14 @@ export function pgRateQueries(client: Queryable): Answers {
       ),
     countedEnds: async (key, nowMs) => callEnds(await row<CallEndsRow>(client, countedEndsSql('$1', '$2', '$1'), [key, nowMs])),
     nthNewestCall: (key, offset) => call('ORDER BY until DESC, seq DESC LIMIT 1 OFFSET $2', [key, offset]),
-    addCalls: (calls) =>
-      run('INSERT INTO rate_events (key, until, seq) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])', [
-        calls.map((c) => c.key),
-        calls.map((c) => c.until),
-        calls.map((c) => c.seq),
-      ]),
+    addCalls: async (calls, nowMs) => {
+      const added = await row<{ added: boolean }>(
+        client,
+        'SELECT rate_events_add($1::text[], $2::bigint[], $3::bigint[], $4, $5) AS added',
+        [calls.map((c) => c.key), calls.map((c) => c.until), calls.map((c) => c.seq), nowMs, KEY_LOCK_SEED],
+      );
+      return added!.added;
+    },
     sweepCalls: (nowMs) =>
       run(
         `DELETE FROM rate_events WHERE (key, until, seq) IN (

@@ -1,6 +1,6 @@
 import type { RateStore } from '../ports.js';
 import { callEnds, countedEndsSql, type CallEndsRow, type CallRow, type RateQueries } from '../operations/rate-queries.js';
-import { rateStore } from '../operations/rates.js';
+import { rateStore, type RateWork } from '../operations/rates.js';
 import { runNow, type Steps } from '../operations/steps.js';
 import type { Streak } from '../../support/rate-limiter.js';
 import { openDatabase, writeTransaction, type Db } from './database.js';
@@ -18,14 +18,14 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
   let opened: { db: Db; queries: RateQueries } | undefined;
   const use = () => (opened ??= open(path));
 
-  function perform<A extends unknown[], T>(operation: (...args: A) => Steps<RateQueries, T>, writes: boolean) {
+  function perform<A extends unknown[], T>(operation: (...args: A) => Steps<RateQueries, T>, work: RateWork) {
     // Made on first use, with the connection: a transaction function belongs to one connection.
     let run: ((...args: A) => T) | undefined;
     return async (...args: A): Promise<T> => {
       if (!run) {
         const { db, queries } = use();
         const once = (...a: A) => runNow(operation(...a), queries);
-        run = writes ? writeTransaction(db, once) : db.transaction(once);
+        run = work === 'reads' ? db.transaction(once) : writeTransaction(db, once);
       }
       return run(...args);
     };
@@ -56,8 +56,10 @@ function open(path: string): { db: Db; queries: RateQueries } {
     lockKeys: () => undefined,
     countedEnds: (key, nowMs) => callEnds(countedEnds.get(key, nowMs, key)),
     nthNewestCall: (key, offset) => nthNewest.get(key, offset) ?? null,
+    // The write transaction has held the file since the take's first read: nothing can have come in between.
     addCalls: (calls) => {
       for (const { key, until, seq } of calls) addCall.run(key, until, seq);
+      return true;
     },
     sweepCalls: (nowMs) => void sweepCalls.run(nowMs),
     streak: (key) => streak.get(key) ?? null,
