@@ -187,3 +187,19 @@ describe('the edit page', () => {
     expect((await who.visitor.request('GET', '/app/links/short/edit')).status).toBe(404);
   });
 });
+
+describe('odd forms', () => {
+  // Whatever a form holds, the answer is a 4xx page, never a 500, and the link stays as it was.
+  it.each([
+    { what: 'a NUL in every field', fields: { destination: 'https://example.com/\u0000', name: 'a\u0000b', note: '\u0000' } },
+    { what: '5,000 characters in every field', fields: { destination: `https://example.com/${'a'.repeat(5000)}`, name: 'a'.repeat(5000), note: 'a'.repeat(5000) } },
+    { what: 'no fields at all', fields: {} },
+  ])('answers $what with a 4xx page, changing nothing', async ({ fields }) => {
+    const who = await someone();
+    const code = await makeLink(who.visitor, who.team);
+    const page = await edit(who, code, fields);
+    expect(page.status).toBeGreaterThanOrEqual(400);
+    expect(page.status).toBeLessThan(500);
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: null, note: null, changedAt: null });
+  });
+});

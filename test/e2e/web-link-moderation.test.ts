@@ -137,3 +137,16 @@ describe('reporting a link', () => {
     expect((await call(server, 'getLink', { code }, owner.token)).body.state).toBe('flagged');
   });
 });
+
+describe('odd report forms', () => {
+  it.each([
+    { what: 'a NUL', fields: { link: '\u0000', reason: '\u0000' } },
+    { what: '5,000 characters', fields: { link: 'a'.repeat(5000), reason: 'a'.repeat(5000) } },
+    { what: 'a path instead of an address', fields: { link: '/app/links/../../teams', reason: 'x' } },
+    { what: 'no fields at all', fields: {} },
+  ])('answers $what with a 4xx page', async ({ fields }) => {
+    const page = await (await someone()).visitor.submit('/app/report', '/app/report', fields);
+    expect(page.status).toBeGreaterThanOrEqual(400);
+    expect(page.status).toBeLessThan(500);
+  });
+});
