@@ -6,11 +6,13 @@ import { call, startServer, type TestServer } from '../helpers/server.js';
 
 /**
  * A link's actions in a real browser at a phone's width (390 px), with JavaScript off and on: edit the link (a form
- * with faults first, then a good one), then delete it after its confirmation page. Nothing scrolls sideways, focus
- * follows the form's order, and the content security policy refuses nothing.
+ * with faults first, then a good one), then delete it after its confirmation page; report a flagged link from its
+ * warning page and ask for its review. Nothing scrolls sideways, focus follows the form's order, and the content
+ * security policy refuses nothing.
  */
 const PASSWORD = 'a good long password';
 const email = 'link-actions@example.com';
+const reporterEmail = 'reporter@example.com';
 let server: TestServer;
 let browser: Browser;
 let team: string;
@@ -23,6 +25,7 @@ beforeAll(async () => {
   const person = await store.people.add({ email, passwordHash: await hashPassword(PASSWORD), agreedTerms: true }, server.clock.now());
   team = (await store.teams.add({ name: 'Phones', ownerId: person.id }, server.clock.now())).id;
   token = await server.token(person.id, team);
+  await store.people.add({ email: reporterEmail, passwordHash: await hashPassword(PASSWORD), agreedTerms: true }, server.clock.now());
 });
 
 afterAll(async () => {
@@ -119,6 +122,47 @@ describe('a link’s actions in a browser at 390 px', () => {
     try {
       await editThenDelete(page, await makeLink('actions-on'), 'actions-on');
       expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('reporting a flagged link and asking for its review, in a browser at 390 px without JavaScript', () => {
+  it('goes from the warning page to a filled-in report, then the owner asks for a review', async () => {
+    const code = await makeLink('actions-flagged');
+    await server.app.ctx.store.links.setState(code, 'flagged', server.clock.now());
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}/${code}`);
+      await page.getByRole('link', { name: 'Report it' }).click();
+      // Signed out: sign in first, then on to the form, the address filled in.
+      await page.getByLabel('Email', { exact: true }).fill(reporterEmail);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.url}/app/report?link=${code}`);
+      expect(await page.getByLabel('Short address or code').inputValue()).toBe(code);
+      await page.getByLabel('What is wrong with it').fill('Asks for my bank password');
+      await expectNoSidewaysScroll(page);
+      await page.getByRole('button', { name: 'Report the link' }).click();
+      await page.waitForURL(`${server.url}/app/report?reported=${code}`);
+      expect(await page.getByRole('status').textContent()).toBe(`Thank you: your report of ${server.url}/${code} was sent.`);
+      await context.clearCookies();
+
+      await signIn(page, server.url, email, PASSWORD);
+      await page.goto(`${server.url}/app/links/${code}`);
+      await page.getByRole('navigation', { name: 'Link actions' }).getByRole('link', { name: 'Ask for a review' }).click();
+      await page.waitForURL(`${server.url}/app/links/${code}/review`);
+      await page.getByLabel('Why the link is fine (optional)').fill('It is our own bank page.');
+      await expectNoSidewaysScroll(page);
+      await page.getByRole('button', { name: 'Ask for a review' }).click();
+      await page.waitForURL(`${server.url}/app/links/${code}?done=review`);
+      expect(await page.getByRole('status').filter({ hasText: 'Asked' }).textContent()).toBe(
+        'Asked for a review. The service reviews the link and restores it if it is fine.',
+      );
+      const reviews = await server.app.ctx.store.moderation.openReviews();
+      expect(reviews.find((r) => r.linkCode === code)?.reason).toBe('It is our own bank page.');
     } finally {
       await context.close();
     }
