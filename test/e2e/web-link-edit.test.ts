@@ -160,10 +160,12 @@ describe('the edit page', () => {
     const who = await someone();
     const code = await makeLink(who.visitor, who.team);
     await server.setLimits({ changesPerHour: 1 });
-    const page = await edit(who, code, { destination: 'https://example.org/late', name: 'edit-first', note: '' });
+    const page = await edit(who, code, { destination: 'https://example.org/late', name: 'edit-first', note: 'late too' });
     expect(page.status).toBe(429);
-    expect(boxOf(page, 'alert')).toBe('Saved the short link name; not the destination.');
-    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: 'edit-first' });
+    // The note, after the destination, was not tried: the person sends the form again once the hour allows.
+    expect(boxOf(page, 'alert')).toBe('Saved the short link name; not the destination and note.');
+    expect(valueOf(page, 'note')).toBe('late too');
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: 'edit-first', note: null });
     const api = await call(server, 'setDestination', { code, destination: 'https://example.org/late' }, who.token);
     expectProblem(server, api, 429, 'limit_reached');
     expect(faultOf(page, 'destination')).toBe(api.body.detail);

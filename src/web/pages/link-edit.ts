@@ -64,6 +64,26 @@ async function refusalsOf(ctx: ToolContext, link: Link, values: Values, changed:
   return refusals;
 }
 
+const wordsFor = (fields: Field[]) => fields.map((f) => WORDS[f]).join(' and ');
+
+/**
+ * Saves the changed fields in SAVE_ORDER, stopping at the first refusal, which is returned with the field it
+ * stopped (the tools name no field for a limit). A link deleted meanwhile throws, for the 404 page.
+ */
+async function saveChanges(ctx: ToolContext, me: SignedIn, code: string, values: Values, changed: Field[]) {
+  const saved: Field[] = [];
+  for (const field of changed) {
+    try {
+      await SAVE[field](ctx, me, code, values[field]);
+      saved.push(field);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 404) throw error;
+      return { saved, refusal: new ApiError(error.code, error.detail, field, error.retryAfter) };
+    }
+  }
+  return { saved, refusal: null };
+}
+
 interface Problem {
   status: number;
   errors: FieldErrors;
@@ -119,21 +139,16 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
       const refusals = await refusalsOf(ctx, link, values, FIELDS.filter((f) => changed.includes(f)));
       if (refusals.length > 0) {
         const errors = Object.fromEntries(refusals.map((r) => [r.field!, r.detail]));
+        setRetryAfter(res, refusals[0]!.retryAfter);
         return show(res, me, link, values, { status: refusals[0]!.status, errors });
       }
-      const saved: Field[] = [];
-      for (const field of changed) {
-        try {
-          await SAVE[field](ctx, me, link.code, values[field]);
-          saved.push(field);
-        } catch (error) {
-          // A link deleted meanwhile is the 404 page; any other refusal (a name taken, a limit) goes beside its field.
-          if (!(error instanceof ApiError) || error.status === 404) throw error;
-          setRetryAfter(res, error.retryAfter);
-          const alert = saved.length > 0 ? `Saved the ${saved.map((f) => WORDS[f]).join(' and ')}; not the ${WORDS[field]}.` : undefined;
-          const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
-          return show(res, me, now, values, { status: error.status, errors: { [field]: error.detail }, ...(alert ? { alert } : {}) });
-        }
+      const { saved, refusal } = await saveChanges(ctx, me, link.code, values, changed);
+      if (refusal) {
+        setRetryAfter(res, refusal.retryAfter);
+        const unsaved = changed.filter((field) => !saved.includes(field));
+        const alert = saved.length > 0 ? `Saved the ${wordsFor(saved)}; not the ${wordsFor(unsaved)}.` : undefined;
+        const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
+        return show(res, me, now, values, { status: refusal.status, errors: { [refusal.field!]: refusal.detail }, ...(alert ? { alert } : {}) });
       }
       res.redirect(303, `/app/links/${link.code}?done=edited`);
     }),
