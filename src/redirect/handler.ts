@@ -62,7 +62,7 @@ export function redirects(deps: {
     stampIds(res, requestId, servedBy);
     if (!link) return sendPage(res, 404, notFoundPage(), null);
     if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id);
-    return sendPage(res, 200, flaggedPage(link.destination), link.id);
+    return sendPage(res, 200, flaggedPage(link.destination, link.code), link.id);
   }
 
   async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { escapeHtml, page } from '../views/layout.js';
 
 /** The pages a visitor sees instead of a redirect. Small, escaped, no scripts. */
-export function flaggedPage(destination: string): string {
+export function flaggedPage(destination: string, code: string): string {
   // Named as the redirect writes it, so the page reads as where "Continue" goes: destinations are stored in that
   // form, and one stored as sent before that (`https://evil.example\@bank.example/`) is shown serialized too.
   const shown = escapeHtml(new URL(destination).href);
@@ -11,7 +11,8 @@ export function flaggedPage(destination: string): string {
      <p>People reported this short link, and the service is checking it. It leads to:</p>
      <p><code>${shown}</code></p>
      <p>Go on only if you trust that address.</p>
-     <p><a href="${shown}" rel="noopener noreferrer nofollow">Continue to ${shown}</a></p>`,
+     <p><a href="${shown}" rel="noopener noreferrer nofollow">Continue to ${shown}</a></p>
+     <p>Was it harmful? <a href="/app/report?link=${escapeHtml(code)}">Report it</a> (signed in).</p>`,
   );
 }
 

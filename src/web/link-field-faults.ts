@@ -35,12 +35,27 @@ export async function faultsOfLinkForm(
     const value = values[key];
     const field = `${prefix}${key}`;
     if (value === undefined || faults[field] !== undefined) continue;
-    try {
-      await CHECKS[key](ctx, value, field);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      faults[field] = error.detail;
-    }
+    const fault = await refusalOfLinkField(ctx, key, value, field);
+    if (fault) faults[field] = fault.detail;
   }
   return faults;
+}
+
+/**
+ * One field's refusal by the tools' own rule (its status too, for a page that checks a form before changing
+ * anything), or null when the field passes. An empty name or note means "none".
+ */
+export async function refusalOfLinkField(
+  ctx: ToolContext,
+  key: keyof LinkFieldValues,
+  value: string,
+  field: string = key,
+): Promise<ApiError | null> {
+  try {
+    await CHECKS[key](ctx, value, field);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return error;
+  }
 }

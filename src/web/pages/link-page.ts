@@ -1,13 +1,13 @@
 import type { Express } from 'express';
-import { ApiError } from '../../errors.js';
-import { linkByCode } from '../../tools/link-by-code.js';
 import { linkClicks } from '../../tools/link-clicks.js';
 import { PAGE_HEADERS } from '../../views/layout.js';
 import { clicksChart } from '../../views/clicks-chart.js';
 import { html, when, type Html } from '../../views/html.js';
-import { notFound, render, signedInOnly, type PageDeps } from '../request.js';
+import { linkOf, shortAddresses } from '../link-of.js';
+import { queryText, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { COPY_SCRIPT_PATH, copyScriptRoute } from './copy-script.js';
+import { doneNotice, linkActions, stateNote } from './link-actions.js';
 
 // The one page that runs a script: ours, from our origin (copy-script.ts); still no inline script, no eval.
 const LINK_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src 'self'`;
@@ -15,8 +15,9 @@ const LINK_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src '
 /**
  * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
  * code with PNG and SVG downloads, its destination, note, state and dates, and its clicks per day for 30 days.
- * It reads through the linkByCode and linkClicks tools, so only the link's team sees it; anyone else, and any
- * address that is not a link's code, gets the not-found page.
+ * Its actions (edit, delete, ask for a review) are pages of their own (link-actions.ts). It reads through the
+ * linkByCode and linkClicks tools, so only the link's team sees it; anyone else, and any address that is not a
+ * link's code, gets the not-found page.
  */
 export function linkPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
@@ -26,17 +27,9 @@ export function linkPages(app: Express, deps: PageDeps): void {
   app.get(
     '/app/links/:code',
     signedInOnly(deps, async (req, res, me) => {
-      const code = req.params.code;
-      let link, clicks;
-      try {
-        link = await runTool(ctx, linkByCode, me, { code });
-        clicks = await runTool(ctx, linkClicks, me, { code });
-      } catch (error) {
-        // A code of the wrong shape (bad_request) names no link either: the same 404 as an unknown one.
-        if (error instanceof ApiError && (error.status === 404 || error.code === 'bad_request')) return notFound(res);
-        throw error;
-      }
-      const addresses = [`${publicUrl}/${link.code}`, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
+      const link = await linkOf(ctx, me, req.params.code as string);
+      const clicks = await runTool(ctx, linkClicks, me, { code: link.code });
+      const addresses = shortAddresses(publicUrl, link);
       const short = addresses[0]!;
       res.set('Content-Security-Policy', LINK_PAGE_CSP);
       render(
@@ -45,6 +38,9 @@ export function linkPages(app: Express, deps: PageDeps): void {
         `Link ${short}`,
         html`<p><a href="/app">← Your links</a></p>
 <h1>Link <code>${link.code}</code></h1>
+${doneNotice(queryText(req, 'done'))}
+${stateNote(link)}
+${linkActions(link)}
 <h2>Short addresses</h2>
 <ul class="addresses">${addresses.map(addressItem)}</ul>
 <p class="copied" role="status" id="copied"></p>

@@ -1,0 +1,156 @@
+import type { Express, Response } from 'express';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
+import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
+import { NOTE_MAX } from '../../domain/note.js';
+import { ApiError } from '../../errors.js';
+import { setRetryAfter } from '../../http/retry-after.js';
+import { changeDestination } from '../../tools/change-destination.js';
+import type { ToolContext } from '../../tools/define-tool.js';
+import { renameLink } from '../../tools/rename-link.js';
+import { setNote } from '../../tools/set-note.js';
+import type { Link } from '../../tools/schemas.js';
+import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
+import { html } from '../../views/html.js';
+import { refusalOfLinkField } from '../link-field-faults.js';
+import { linkOf } from '../link-of.js';
+import { render, signedInOnly, text, type PageDeps } from '../request.js';
+import { runTool } from '../run-tool.js';
+import { backToLink, stateNote } from './link-actions.js';
+
+const FIELDS = ['destination', 'name', 'note'] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+
+const WORDS: Record<Field, string> = { destination: 'destination', name: 'short link name', note: 'note' };
+
+/**
+ * Each field's change goes to its own tool, and only when it changed. The rename runs first: a name taken is the
+ * one fault only the store can find that is common, and found first it leaves the link unchanged. The note runs
+ * last, as it counts against no limit.
+ */
+const SAVE_ORDER: Field[] = ['name', 'destination', 'note'];
+const SAVE: Record<Field, (ctx: ToolContext, me: SignedIn, code: string, value: string) => Promise<unknown>> = {
+  destination: (ctx, me, code, value) => runTool(ctx, changeDestination, me, { code, destination: value }),
+  name: (ctx, me, code, value) => runTool(ctx, renameLink, me, { code, name: value === '' ? null : value }),
+  note: (ctx, me, code, value) => runTool(ctx, setNote, me, { code, note: value === '' ? null : value }),
+};
+
+/** The form's values as the link has them: an empty name or note field means none. */
+function valuesOf(link: Link): Values {
+  return { destination: link.destination, name: link.name ?? '', note: link.note ?? '' };
+}
+
+/** What the link's state refuses for a field, in the tools' own words (checked by them again when they run). */
+function stateRefusal(link: Link, field: Field): ApiError | null {
+  try {
+    if (field === 'note') assertNoteChangeable(link.state);
+    else assertChangeable(link.state);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+}
+
+/** Every changed field's refusal by the tools' rules, before anything changes, so one bad field changes nothing. */
+async function refusalsOf(ctx: ToolContext, link: Link, values: Values, changed: Field[]): Promise<ApiError[]> {
+  const refusals: ApiError[] = [];
+  for (const field of changed) {
+    const refusal = stateRefusal(link, field) ?? (await refusalOfLinkField(ctx, field, values[field]));
+    if (refusal) refusals.push(new ApiError(refusal.code, refusal.detail, field, refusal.retryAfter));
+  }
+  return refusals;
+}
+
+const wordsFor = (fields: Field[]) => fields.map((f) => WORDS[f]).join(' and ');
+
+/**
+ * Saves the changed fields in SAVE_ORDER, stopping at the first refusal, which is returned with the field it
+ * stopped (the tools name no field for a limit). A link deleted meanwhile throws, for the 404 page.
+ */
+async function saveChanges(ctx: ToolContext, me: SignedIn, code: string, values: Values, changed: Field[]) {
+  const saved: Field[] = [];
+  for (const field of changed) {
+    try {
+      await SAVE[field](ctx, me, code, values[field]);
+      saved.push(field);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 404) throw error;
+      return { saved, refusal: new ApiError(error.code, error.detail, field, error.retryAfter) };
+    }
+  }
+  return { saved, refusal: null };
+}
+
+interface Problem {
+  status: number;
+  errors: FieldErrors;
+  alert?: string;
+}
+
+/**
+ * Editing a link, `/app/links/<code>/edit`: its destination, short link name and note in one form. Only the fields
+ * that changed are sent, each to its tool (changeDestination, renameLink, setNote), so every rule, limit and message
+ * is the API's. Every changed field is checked before any is saved, and all faults show at once beside their fields.
+ */
+export function linkEditPages(app: Express, deps: PageDeps): void {
+  const { ctx } = deps;
+
+  function show(res: Response, me: SignedIn, link: Link, values: Values, problem: Problem = { status: 200, errors: {} }) {
+    const { errors } = problem;
+    render(
+      res,
+      problem.status,
+      `Edit link ${link.code}`,
+      html`${backToLink(link)}
+<h1>Edit link <code>${link.code}</code></h1>
+${stateNote(link)}
+${alertBox(problem.alert)}
+<form method="post" action="/app/links/${link.code}/edit" class="card" novalidate>
+${csrfField(me.csrf)}
+${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination, error: errors.destination, required: true, hint: 'An https address. The short link and printed QR codes follow at once.', maxlength: MAX_DESTINATION_LENGTH })}
+${textField({ name: 'name', label: 'Short link name', value: values.name, error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _; empty for none. An old name stops working at once and stays reserved for your team.`, maxlength: MAX_NAME_LENGTH })}
+${textField({ name: 'note', label: 'Note', value: values.note, error: errors.note, hint: `Up to ${NOTE_MAX} characters; empty for none. Only your team sees it.`, maxlength: NOTE_MAX })}
+<button type="submit">Save changes</button> <a href="/app/links/${link.code}" style="margin-left:1rem">Cancel</a>
+</form>`,
+      'app',
+    );
+  }
+
+  app.get(
+    '/app/links/:code/edit',
+    signedInOnly(deps, async (req, res, me) => {
+      const link = await linkOf(ctx, me, req.params.code as string);
+      show(res, me, link, valuesOf(link));
+    }),
+  );
+
+  app.post(
+    '/app/links/:code/edit',
+    signedInOnly(deps, async (req, res, me) => {
+      const link = await linkOf(ctx, me, req.params.code as string);
+      const values = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)])) as Values;
+      const before = valuesOf(link);
+      const changed = SAVE_ORDER.filter((field) => values[field] !== before[field]);
+      if (changed.length === 0) return res.redirect(303, `/app/links/${link.code}?done=unchanged`);
+
+      const refusals = await refusalsOf(ctx, link, values, FIELDS.filter((f) => changed.includes(f)));
+      if (refusals.length > 0) {
+        const errors = Object.fromEntries(refusals.map((r) => [r.field!, r.detail]));
+        setRetryAfter(res, refusals[0]!.retryAfter);
+        return show(res, me, link, values, { status: refusals[0]!.status, errors });
+      }
+      const { saved, refusal } = await saveChanges(ctx, me, link.code, values, changed);
+      if (refusal) {
+        setRetryAfter(res, refusal.retryAfter);
+        const unsaved = changed.filter((field) => !saved.includes(field));
+        const alert = saved.length > 0 ? `Saved the ${wordsFor(saved)}; not the ${wordsFor(unsaved)}.` : undefined;
+        const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
+        return show(res, me, now, values, { status: refusal.status, errors: { [refusal.field!]: refusal.detail }, ...(alert ? { alert } : {}) });
+      }
+      res.redirect(303, `/app/links/${link.code}?done=edited`);
+    }),
+  );
+}
