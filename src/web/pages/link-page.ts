@@ -2,15 +2,12 @@ import type { Express } from 'express';
 import { ApiError } from '../../errors.js';
 import { linkByCode } from '../../tools/link-by-code.js';
 import { linkClicks } from '../../tools/link-clicks.js';
-import { PAGE_HEADERS } from '../../views/layout.js';
 import { clicksChart } from '../../views/clicks-chart.js';
+import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
 import { notFound, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
-import { COPY_SCRIPT_PATH, copyScriptRoute } from './copy-script.js';
-
-// The one page that runs a script: ours, from our origin (copy-script.ts); still no inline script, no eval.
-const LINK_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src 'self'`;
+import { COPY_PAGE_CSP, COPY_SCRIPT_TAG, copyScriptRoute } from './copy-script.js';
 
 /**
  * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
@@ -38,7 +35,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
       }
       const addresses = [`${publicUrl}/${link.code}`, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
       const short = addresses[0]!;
-      res.set('Content-Security-Policy', LINK_PAGE_CSP);
+      res.set('Content-Security-Policy', COPY_PAGE_CSP);
       render(
         res,
         200,
@@ -47,7 +44,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
 <h1>Link <code>${link.code}</code></h1>
 <h2>Short addresses</h2>
 <ul class="addresses">${addresses.map(addressItem)}</ul>
-<p class="copied" role="status" id="copied"></p>
+${COPIED_STATUS}
 <dl class="facts">
 <div><dt>Destination</dt><dd class="wrap"><a href="${link.destination}" rel="noreferrer">${link.destination}</a></dd></div>
 <div><dt>Note</dt><dd class="note">${link.note ?? html`<span class="muted">none</span>`}</dd></div>
@@ -57,7 +54,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
 </dl>
 ${qrSection(link.code, short)}
 ${clicksChart(clicks.days, clicks)}
-<script src="${COPY_SCRIPT_PATH}" defer></script>`,
+${COPY_SCRIPT_TAG}`,
         'app',
       );
     }),
@@ -66,7 +63,7 @@ ${clicksChart(clicks.days, clicks)}
 
 /** An address to read, follow and (with the script on) copy; the button stays hidden until it can work. */
 function addressItem(address: string): Html {
-  return html`<li><a href="${address}">${address}</a> <button type="button" class="quiet" data-copy="${address}" aria-label="Copy ${address}" hidden>Copy</button></li>`;
+  return html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`;
 }
 
 /** The QR code (by code, so it survives renames) with its downloads, both from the existing `/<code>/qr`. */
