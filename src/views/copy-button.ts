@@ -10,3 +10,8 @@ export function copyButton(address: string): Html {
 
 /** Where the script says what it copied; one per page. */
 export const COPIED_STATUS = html`<p class="copied" role="status" id="copied"></p>`;
+
+/** A list item of an address to read, follow and (with the script on) copy. */
+export function copyableAddress(address: string): Html {
+  return html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`;
+}

@@ -4,12 +4,14 @@ import { looksLikeCode } from '../../domain/code.js';
 import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { createLinks, MAX_LINKS_PER_CALL } from '../../tools/create-links.js';
-import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
+import { COPIED_STATUS, copyableAddress, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textAreaField, type FieldErrors } from '../../views/forms.js';
 import { html, type Html } from '../../views/html.js';
+import { teamFault } from '../link-field-faults.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
+import { NO_TEAM_YET } from './link-list.js';
 
 const PATH = '/app/links/bulk';
 
@@ -52,7 +54,7 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
     const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
     const made = queryText(req, 'made').split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
     const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${countOf(made.length)}.</p>
-<ul class="addresses">${made.map((code) => addressItem(`${publicUrl}/${code}`))}</ul>` : noticeBox(undefined);
+<ul class="addresses">${made.map((code) => copyableAddress(`${publicUrl}/${code}`))}</ul>` : noticeBox(undefined);
     const errors = answer.errors ?? {};
     res.set('Content-Security-Policy', COPY_PAGE_CSP);
     render(
@@ -65,7 +67,7 @@ ${notice}
 ${alertBox(answer.alert)}
 ${answer.results ? resultList(answer.results) : html``}
 ${COPIED_STATUS}
-${teams.length === 0 ? html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>` : html`<form method="post" action="${PATH}" class="card" novalidate>
+${teams.length === 0 ? NO_TEAM_YET : html`<form method="post" action="${PATH}" class="card" novalidate>
 ${csrfField(me.csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: answer.team, error: errors.team })}
 ${textAreaField({ name: 'destinations', label: 'Destinations', value: answer.lines, error: errors.destinations, hint: `One https address a line, up to ${MAX_LINKS_PER_CALL}. Each is made on its own: a refused line does not stop the others.` })}
@@ -74,10 +76,6 @@ ${textAreaField({ name: 'destinations', label: 'Destinations', value: answer.lin
 ${COPY_SCRIPT_TAG}`,
       'app',
     );
-  }
-
-  function addressItem(address: string): Html {
-    return html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`;
   }
 
   function resultList(results: LineResult[]): Html {
@@ -125,7 +123,7 @@ ${COPY_SCRIPT_TAG}`,
 /** Where a refusal of the whole call shows: the team beside its field, the list's size beside the box. */
 function refusalOf(error: ApiError, pasted: number): Pick<Answer, 'errors' | 'alert'> {
   if (error.field === 'team') {
-    return { errors: { team: error.code === 'bad_request' ? 'Choose one of your teams.' : error.detail } };
+    return { errors: { team: teamFault(error) } };
   }
   if (error.field === 'links') {
     // The tool's limits (1 to 50 items), said of the box rather than of a JSON array.

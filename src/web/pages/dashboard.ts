@@ -13,12 +13,12 @@ import { teamLinks } from '../../tools/team-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, type Html } from '../../views/html.js';
-import { faultsOfLinkForm } from '../link-field-faults.js';
+import { faultsOfLinkForm, teamFault } from '../link-field-faults.js';
 import { listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
-import { readTeamListing, teamSection, type TeamListing } from './link-list.js';
+import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
 /** The list's fields the teamLinks tool may find fault with, shown beside them on the filter form. */
@@ -56,7 +56,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
       html`<h1>Your links</h1>
 ${notice(req)}
 ${alertBox(problem.alert)}
-${teams.length === 0 ? html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>` : html`${createForm(teams, me.csrf, problem)}
+${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem)}
 <p><a href="/app/links/bulk">Make up to 50 links at once</a></p>
 ${filterForm(teams, query, listProblem.errors ?? {})}`}
 ${alertBox(listProblem.alert)}
@@ -109,7 +109,7 @@ ${COPY_SCRIPT_TAG}`,
         setRetryAfter(res, error.retryAfter);
         // The tool stops at its first refusal; the form shows every fault of its fields at once.
         const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note });
-        if (error.field === 'team') errors.team = error.code === 'bad_request' ? 'Choose one of your teams.' : error.detail;
+        if (error.field === 'team') errors.team = teamFault(error);
         const onForm = error.field !== null && FIELDS.some((f) => f === error.field);
         await show(req, res, me, { status: error.status, values, errors, ...(onForm ? {} : { alert: error.detail }) });
       }

@@ -4,7 +4,7 @@ import type { Team } from '../../store/ports.js';
 import type { ToolContext } from '../../tools/define-tool.js';
 import type { Link } from '../../tools/schemas.js';
 import { teamLinks } from '../../tools/team-links.js';
-import { copyButton } from '../../views/copy-button.js';
+import { copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
 import { isFiltered, newerHref, olderHref, type ListQuery } from '../list-query.js';
 import { runTool } from '../run-tool.js';
@@ -13,6 +13,9 @@ import { runTool } from '../run-tool.js';
 export const LINKS_PER_PAGE = 10;
 /** The days of "clicks in the last 7 days", as linkClicks counts its `last7` (today and the 6 UTC days before). */
 const RECENT_DAYS = 7;
+
+/** Instead of the list and its forms, for a person in no team. */
+export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>`;
 
 /** One team's page of the list, with what each row shows beside the link. */
 export interface TeamListing {
@@ -76,7 +79,7 @@ function linkItem(link: Link, recent: number, publicUrl: string): Html {
   const short = `${publicUrl}/${link.code}`;
   const addresses = [short, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
   return html`<li>
-<ul class="addresses">${addresses.map((address) => html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`)}</ul>
+<ul class="addresses">${addresses.map(copyableAddress)}</ul>
 <p class="destination">${link.destination}</p>
 ${link.note ? html`<p class="note">${link.note}</p>` : html``}
 <p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${clicksText(recent)} in 7 days</span></p>

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors.js';
 import { linkByCode } from '../../tools/link-by-code.js';
 import { linkClicks } from '../../tools/link-clicks.js';
 import { clicksChart } from '../../views/clicks-chart.js';
-import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
+import { COPIED_STATUS, copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
 import { notFound, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
@@ -43,7 +43,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
         html`<p><a href="/app">← Your links</a></p>
 <h1>Link <code>${link.code}</code></h1>
 <h2>Short addresses</h2>
-<ul class="addresses">${addresses.map(addressItem)}</ul>
+<ul class="addresses">${addresses.map(copyableAddress)}</ul>
 ${COPIED_STATUS}
 <dl class="facts">
 <div><dt>Destination</dt><dd class="wrap"><a href="${link.destination}" rel="noreferrer">${link.destination}</a></dd></div>
@@ -59,11 +59,6 @@ ${COPY_SCRIPT_TAG}`,
       );
     }),
   );
-}
-
-/** An address to read, follow and (with the script on) copy; the button stays hidden until it can work. */
-function addressItem(address: string): Html {
-  return html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`;
 }
 
 /** The QR code (by code, so it survives renames) with its downloads, both from the existing `/<code>/qr`. */
