@@ -55,8 +55,10 @@ export function selectField(f: {
   options: Array<{ value: string; label: string }>;
   selected?: string;
   error?: string | undefined;
+  /** As for textField: fields of one name in several forms on one page. */
+  idPrefix?: string;
 }): Html {
-  const id = `f-${f.name}`;
+  const id = `${f.idPrefix ?? 'f'}-${f.name}`;
   const options = f.options.map(
     (o) => html`<option value="${o.value}"${o.value === f.selected ? html` selected` : html``}>${o.label}</option>`,
   );
@@ -97,4 +99,16 @@ export function alertBox(message: string | undefined): Html {
 
 export function noticeBox(message: string | undefined): Html {
   return message ? html`<p class="notice" role="status">${message}</p>` : html``;
+}
+
+/** A labelled multi-line field (pasted lists), with its hint and its message, as textField. */
+export function textAreaField(f: { name: string; label: string; value?: string; error?: string | undefined; hint?: string; rows?: number }): Html {
+  const id = `f-${f.name}`;
+  return html`<div class="field">
+  <label for="${id}">${f.label}</label>${hintOf(id, f.hint)}
+  <textarea id="${id}" name="${f.name}" rows="${f.rows ?? 8}" spellcheck="false" autocapitalize="off"${
+    f.error ? html` aria-invalid="true"` : html``
+  }${describedBy(id, f.hint, f.error)}>${f.value ?? ''}</textarea>
+  ${errorOf(id, f.error)}
+</div>`;
 }

@@ -58,6 +58,11 @@ const STYLE = `
   dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .35rem 1rem; margin: 1rem 0; }
   dl.facts > div { display: contents; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
   ul.addresses { list-style: none; padding: 0; margin: 0; } ul.addresses li { overflow-wrap: anywhere; margin: .25rem 0; }
+  .team-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 0 1rem; } .team-head h2 { margin-bottom: .25rem; } .count { margin: 0; color: #4a4a55; }
+  ul.links, ol.results { list-style: none; padding: 0; margin: .5rem 0 1rem; } ul.links > li, ol.results > li { border-bottom: 1px solid #ddd; padding: .6rem 0; overflow-wrap: anywhere; }
+  ul.links p, ol.results p { margin: .15rem 0; } .meta { color: #4a4a55; font-size: .9rem; } .state-flagged, .state-disabled { color: #8c1d18; font-weight: 600; } .made { color: #14532d; font-weight: 600; }
+  .actions, nav.pages { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; } nav.pages { justify-content: space-between; }
+  textarea { font: .95rem/1.4 ui-monospace, monospace; width: 100%; padding: .45rem .55rem; border: 1px solid #767680; border-radius: 4px; color: inherit; } textarea[aria-invalid=true] { border: 2px solid #b3261e; }
   input.secret { width: 100%; max-width: none; font: 1rem ui-monospace, monospace; padding: .6rem; border: 1px dashed #767680; border-radius: 4px; background: #f7f7fa; color: inherit; }
 `;
 

@@ -5,6 +5,7 @@ import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
 import { assistantsPage } from './pages/assistants.js';
+import { bulkCreatePages } from './pages/bulk-create.js';
 import { dashboardPages } from './pages/dashboard.js';
 import { linkPages } from './pages/link-page.js';
 import { linkDeletePages } from './pages/link-delete.js';
@@ -84,6 +85,8 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   setPasswordPages(app, pageDeps);
   welcomePages(app, pageDeps);
   dashboardPages(app, pageDeps);
+  // Before the link pages: `/app/links/bulk` is a page, not a code.
+  bulkCreatePages(app, pageDeps);
   linkPages(app, pageDeps);
   linkEditPages(app, pageDeps);
   linkDeletePages(app, pageDeps);

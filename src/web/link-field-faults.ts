@@ -59,3 +59,8 @@ export async function refusalOfLinkField(
     return error;
   }
 }
+
+/** The team field's message: a value that is no team id was not picked from the page's list, so say what to do. */
+export function teamFault(refusal: ApiError): string {
+  return refusal.code === 'bad_request' ? 'Choose one of your teams.' : refusal.detail;
+}

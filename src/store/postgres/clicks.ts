@@ -25,6 +25,16 @@ export function pgClicks(pool: PgPool): ClickStore {
         [linkId, from, to],
       );
     },
+    async totals(linkIds, from, to) {
+      // SUM of a bigint is numeric (read as text); cast back so the pool reads it as a number like the counts.
+      const found = await rows<{ linkId: string; clicks: number }>(
+        pool,
+        `SELECT link_id AS "linkId", SUM(count)::bigint AS clicks FROM clicks
+         WHERE link_id = ANY($1::text[]) AND day BETWEEN $2 AND $3 GROUP BY link_id`,
+        [[...linkIds], from, to],
+      );
+      return new Map(found.map((row) => [row.linkId, row.clicks]));
+    },
     async add(counts) {
       const linkIds: string[] = [];
       const days: string[] = [];

@@ -5,6 +5,11 @@ export function sqliteClicks(db: Db): ClickStore {
   const daily = db.prepare(
     'SELECT day, count AS clicks FROM clicks WHERE link_id = ? AND day BETWEEN ? AND ? ORDER BY day',
   );
+  // One statement for any number of links: SQLite binds the ids as a JSON array, so the statement is prepared once.
+  const totals = db.prepare(
+    `SELECT link_id AS linkId, SUM(count) AS clicks FROM clicks
+     WHERE link_id IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY link_id`,
+  );
   // A click counted for a link deleted since is dropped: the link is gone, so are its counts.
   const add = db.prepare(
     `INSERT INTO clicks (link_id, day, count) SELECT @linkId, @day, @count
@@ -19,6 +24,10 @@ export function sqliteClicks(db: Db): ClickStore {
 
   return {
     daily: async (linkId, from, to) => daily.all(linkId, from, to) as DailyClicks[],
+    totals: async (linkIds, from, to) => {
+      const found = totals.all(JSON.stringify(linkIds), from, to) as Array<{ linkId: string; clicks: number }>;
+      return new Map(found.map((row) => [row.linkId, row.clicks]));
+    },
     add: async (counts) => addAll(counts),
   };
 }

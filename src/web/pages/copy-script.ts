@@ -1,6 +1,14 @@
 import type { Express } from 'express';
+import { html } from '../../views/html.js';
+import { PAGE_HEADERS } from '../../views/layout.js';
 
 export const COPY_SCRIPT_PATH = '/app/scripts/copy.js';
+
+/** The page's one script element; a page that has it also sends COPY_PAGE_CSP. */
+export const COPY_SCRIPT_TAG = html`<script src="${COPY_SCRIPT_PATH}" defer></script>`;
+
+/** The policy of a page with Copy buttons: ours, from our origin; still no inline script, no eval. */
+export const COPY_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src 'self'`;
 
 /**
  * The web app's only script, an improvement and never a need: it shows the Copy buttons beside short addresses

@@ -1,25 +1,28 @@
 import type { Express, Request, Response } from 'express';
+import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
 import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
+import { LINK_STATES } from '../../domain/link-state.js';
 import { NOTE_MAX } from '../../domain/note.js';
-import type { z } from 'zod';
 import { ApiError } from '../../errors.js';
-import type { Link } from '../../tools/schemas.js';
-import { createLink } from '../../tools/create-link.js';
-import type { Tool } from '../../tools/define-tool.js';
-import { deleteLink } from '../../tools/delete-link.js';
-import { runTool as runToolAs } from '../run-tool.js';
-import { teamLinks } from '../../tools/team-links.js';
-import type { Team } from '../../store/ports.js';
-import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
-import type { SignedIn } from '../../auth/web-sessions.js';
-import { alertBox, buttonForm, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
-import { html, when, type Html } from '../../views/html.js';
 import { setRetryAfter } from '../../http/retry-after.js';
+import type { Team } from '../../store/ports.js';
+import { createLink } from '../../tools/create-link.js';
+import { teamLinks } from '../../tools/team-links.js';
+import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
+import { alertBox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
+import { html, type Html } from '../../views/html.js';
+import { faultsOfLinkForm, teamFault } from '../link-field-faults.js';
+import { listQueryOf, type ListQuery } from '../list-query.js';
+import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
+import { runTool } from '../run-tool.js';
+import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
+import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 
-const SHOWN_LINKS = 100;
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
+/** The list's fields the teamLinks tool may find fault with, shown beside them on the filter form. */
+const FILTER_FIELDS = new Set(['team', 'q', 'state']);
 
 interface Problem {
   status: number;
@@ -28,44 +31,96 @@ interface Problem {
   alert?: string;
 }
 
-/** The dashboard: the person's teams and their links, making and deleting links through the tools themselves. */
+/** The dashboard: the person's teams and their links (link-list.ts), and the form that makes one link. */
 export function dashboardPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
   const { publicUrl } = ctx.config;
-  const runTool = <I extends z.ZodObject, O extends z.ZodType>(tool: Tool<I, O>, me: SignedIn, params: unknown) =>
-    runToolAs(ctx, tool, me, params);
 
   async function show(req: Request, res: Response, me: SignedIn, problem: Problem = { status: 200 }) {
+    const query = listQueryOf(req);
     const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
-    const sections: Html[] = [];
-    for (const team of teams) {
-      const page = await runTool(teamLinks, me, { team: team.id, limit: SHOWN_LINKS });
-      sections.push(teamSection(team, page.data, page.next !== null, me.csrf));
+    let listings: TeamListing[] = [];
+    let listProblem: Problem = { status: 200 };
+    try {
+      listings = await readListings(me, teams, query);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const field = error.field !== null && FILTER_FIELDS.has(error.field) ? error.field : null;
+      listProblem = field ? { status: error.status, errors: { [field]: error.detail } } : { status: error.status, alert: error.detail };
     }
-    const made = queryText(req, 'made');
-    const deleted = queryText(req, 'deleted');
-    const notice = looksLikeCode(made)
-      ? html`Made <a href="${publicUrl}/${made}">${publicUrl}/${made}</a>.`
-      : looksLikeCode(deleted)
-        ? html`Deleted ${publicUrl}/${deleted}.`
-        : null;
+    res.set('Content-Security-Policy', COPY_PAGE_CSP);
     render(
       res,
-      problem.status,
+      problem.status === 200 ? listProblem.status : problem.status,
       'Your links',
       html`<h1>Your links</h1>
-${notice ? html`<p class="notice" role="status">${notice}</p>` : noticeBox(undefined)}
+${notice(req)}
 ${alertBox(problem.alert)}
-${teams.length === 0 ? html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>` : createForm(teams, me.csrf, problem)}
-${sections}`,
+${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem)}
+<p><a href="/app/links/bulk">Make up to 50 links at once</a></p>
+${filterForm(teams, query, listProblem.errors ?? {})}`}
+${alertBox(listProblem.alert)}
+${COPIED_STATUS}
+${listings.map((listing) => teamSection(listing, query, publicUrl))}
+${COPY_SCRIPT_TAG}`,
       'app',
     );
   }
 
-  function createForm(teams: Team[], csrf: string, problem: Problem): Html {
-    const values = problem.values ?? {};
-    const errors = problem.errors ?? {};
-    return html`<form method="post" action="/app/links" class="card" novalidate>
+  /** Every team's newest page, or with `?team=` that team's page at the cursor (the tool refuses a team not theirs). */
+  async function readListings(me: SignedIn, teams: Team[], query: ListQuery): Promise<TeamListing[]> {
+    const { maxLinksPerTeam } = await ctx.store.settings.limits();
+    if (query.team === null) return Promise.all(teams.map((team) => readTeamListing(ctx, me, team, query, maxLinksPerTeam)));
+    const team = teams.find((t) => t.id === query.team);
+    if (team) return [await readTeamListing(ctx, me, team, query, maxLinksPerTeam)];
+    // Not one of theirs: the tool says so in the API's words (it would list it had they joined since).
+    await runTool(ctx, teamLinks, me, { team: query.team, limit: 1 });
+    return [];
+  }
+
+  function notice(req: Request): Html {
+    const made = queryText(req, 'made');
+    const deleted = queryText(req, 'deleted');
+    if (looksLikeCode(made)) {
+      const short = `${publicUrl}/${made}`;
+      return html`<p class="notice" role="status">Made <a href="${short}">${short}</a>. ${copyButton(short)}</p>`;
+    }
+    if (looksLikeCode(deleted)) return html`<p class="notice" role="status">Deleted ${publicUrl}/${deleted}.</p>`;
+    return noticeBox(undefined);
+  }
+
+  app.get('/app', signedInOnly(deps, async (req, res, me) => show(req, res, me)));
+
+  app.post(
+    '/app/links',
+    signedInOnly(deps, async (req, res, me) => {
+      const values = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)])) as Record<(typeof FIELDS)[number], string>;
+      const params = {
+        team: values.team,
+        destination: values.destination,
+        name: values.name === '' ? null : values.name,
+        note: values.note === '' ? null : values.note,
+      };
+      try {
+        const link = await runTool(ctx, createLink, me, params);
+        res.redirect(303, `/app?made=${link.code}`);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        setRetryAfter(res, error.retryAfter);
+        // The tool stops at its first refusal; the form shows every fault of its fields at once.
+        const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note });
+        if (error.field === 'team') errors.team = teamFault(error);
+        const onForm = error.field !== null && FIELDS.some((f) => f === error.field);
+        await show(req, res, me, { status: error.status, values, errors, ...(onForm ? {} : { alert: error.detail }) });
+      }
+    }),
+  );
+}
+
+function createForm(teams: Team[], csrf: string, problem: Problem): Html {
+  const values = problem.values ?? {};
+  const errors = problem.errors ?? {};
+  return html`<form method="post" action="/app/links" class="card" novalidate>
 <h2 style="margin-top:0">Make a short link</h2>
 ${csrfField(csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: values.team ?? '', error: errors.team })}
@@ -76,67 +131,18 @@ ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', 
 </div>
 <button type="submit">Make short link</button>
 </form>`;
-  }
+}
 
-  function teamSection(team: Team, links: Link[], more: boolean, csrf: string): Html {
-    const rows = links.map((link) => {
-      const short = `${publicUrl}/${link.code}`;
-      // The link's own page: its addresses, QR downloads and clicks (link-page.ts).
-      const details = html`<br><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a>`;
-      const named = link.name ? html`<br><a href="${publicUrl}/${link.name}">${publicUrl}/${link.name}</a>` : html``;
-      const qr = html`<br><a href="/${link.code}/qr?format=png" download="${link.code}-qr.png"><img src="/${link.code}/qr" width="64" height="64" alt="QR code for ${short}"></a>`;
-      return html`<tr><td><a href="${short}">${short}</a>${named}${details}${qr}</td><td class="wrap">${link.destination}</td>
-<td class="note">${link.note ?? ''}</td><td>${link.state}</td><td>${when(link.createdAt, { dayOnly: true })}</td>
-<td>${buttonForm({ action: '/app/links/delete', csrf, label: 'Delete', className: 'danger', hidden: { code: link.code }, ariaLabel: `Delete ${short}` })}</td></tr>`;
-    });
-    const table = links.length
-      ? html`<table><thead><tr><th scope="col">Short link</th><th scope="col">Destination</th><th scope="col">Note</th><th scope="col">State</th><th scope="col">Made</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`
-      : html`<p class="muted">No links yet.</p>`;
-    const moreNote = more ? html`<p class="muted">Showing the newest ${SHOWN_LINKS}; the API lists them all.</p>` : html``;
-    return html`<section aria-labelledby="team-${team.id}"><h2 id="team-${team.id}"><a href="/teams/${team.id}">${team.name}</a></h2>${table}${moreNote}</section>`;
-  }
-
-  app.get('/app', signedInOnly(deps, async (req, res, me) => show(req, res, me)));
-
-  app.post(
-    '/app/links',
-    signedInOnly(deps, async (req, res, me) => {
-      const values = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)]));
-      const params = {
-        team: values.team,
-        destination: values.destination,
-        name: values.name === '' ? null : values.name,
-        note: values.note === '' ? null : values.note,
-      };
-      try {
-        const link = await runTool(createLink, me, params);
-        res.redirect(303, `/app?made=${link.code}`);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const field = FIELDS.find((f) => f === error.field);
-        setRetryAfter(res, error.retryAfter);
-        const problem: Problem = { status: error.status, values };
-        const detail = error.code === 'bad_request' && field === 'team' ? 'Choose one of your teams.' : error.detail;
-        if (field) problem.errors = { [field]: detail };
-        else problem.alert = error.detail;
-        await show(req, res, me, problem);
-      }
-    }),
-  );
-
-  app.post(
-    '/app/links/delete',
-    signedInOnly(deps, async (req, res, me) => {
-      const code = text(req, 'code');
-      try {
-        await runTool(deleteLink, me, { code });
-        res.redirect(303, `/app?deleted=${encodeURIComponent(code)}`);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        setRetryAfter(res, error.retryAfter);
-        const alert = error.code === 'bad_request' ? 'That is not the code of a link.' : error.detail;
-        await show(req, res, me, { status: error.status, alert });
-      }
-    }),
-  );
+/** Search and state filter as a GET form: the view is its address, so it works without JavaScript and reloads. */
+function filterForm(teams: Team[], query: ListQuery, errors: FieldErrors): Html {
+  const teamOptions = [{ value: '', label: 'All teams' }, ...teams.map((t) => ({ value: t.id, label: t.name }))];
+  const stateOptions = [{ value: '', label: 'Any state' }, ...LINK_STATES.map((s) => ({ value: s, label: s }))];
+  return html`<form method="get" action="/app" class="filters" role="search" aria-label="Find links">
+<div class="row">
+${selectField({ name: 'team', label: 'Team', options: teamOptions, selected: query.team ?? '', error: errors.team, idPrefix: 'find' })}
+${textField({ name: 'q', label: 'Search', type: 'text', value: query.q, error: errors.q, hint: 'Code, name, destination or note.', idPrefix: 'find' })}
+${selectField({ name: 'state', label: 'State', options: stateOptions, selected: query.state, error: errors.state, idPrefix: 'find' })}
+</div>
+<button type="submit">Show links</button>
+</form>`;
 }

@@ -1,16 +1,13 @@
 import type { Express } from 'express';
 import { linkClicks } from '../../tools/link-clicks.js';
-import { PAGE_HEADERS } from '../../views/layout.js';
 import { clicksChart } from '../../views/clicks-chart.js';
+import { COPIED_STATUS, copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
 import { linkOf, shortAddresses } from '../link-of.js';
 import { queryText, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
-import { COPY_SCRIPT_PATH, copyScriptRoute } from './copy-script.js';
+import { COPY_PAGE_CSP, COPY_SCRIPT_TAG, copyScriptRoute } from './copy-script.js';
 import { doneNotice, linkActions, stateNote } from './link-actions.js';
-
-// The one page that runs a script: ours, from our origin (copy-script.ts); still no inline script, no eval.
-const LINK_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; script-src 'self'`;
 
 /**
  * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
@@ -31,7 +28,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
       const clicks = await runTool(ctx, linkClicks, me, { code: link.code });
       const addresses = shortAddresses(publicUrl, link);
       const short = addresses[0]!;
-      res.set('Content-Security-Policy', LINK_PAGE_CSP);
+      res.set('Content-Security-Policy', COPY_PAGE_CSP);
       render(
         res,
         200,
@@ -42,8 +39,8 @@ ${doneNotice(queryText(req, 'done'))}
 ${stateNote(link)}
 ${linkActions(link)}
 <h2>Short addresses</h2>
-<ul class="addresses">${addresses.map(addressItem)}</ul>
-<p class="copied" role="status" id="copied"></p>
+<ul class="addresses">${addresses.map(copyableAddress)}</ul>
+${COPIED_STATUS}
 <dl class="facts">
 <div><dt>Destination</dt><dd class="wrap"><a href="${link.destination}" rel="noreferrer">${link.destination}</a></dd></div>
 <div><dt>Note</dt><dd class="note">${link.note ?? html`<span class="muted">none</span>`}</dd></div>
@@ -53,16 +50,11 @@ ${linkActions(link)}
 </dl>
 ${qrSection(link.code, short)}
 ${clicksChart(clicks.days, clicks)}
-<script src="${COPY_SCRIPT_PATH}" defer></script>`,
+${COPY_SCRIPT_TAG}`,
         'app',
       );
     }),
   );
-}
-
-/** An address to read, follow and (with the script on) copy; the button stays hidden until it can work. */
-function addressItem(address: string): Html {
-  return html`<li><a href="${address}">${address}</a> <button type="button" class="quiet" data-copy="${address}" aria-label="Copy ${address}" hidden>Copy</button></li>`;
 }
 
 /** The QR code (by code, so it survives renames) with its downloads, both from the existing `/<code>/qr`. */

@@ -26,6 +26,15 @@ export function clicksAndSettings(open: OpenStore): void {
         expect(await daily(b.id, '2026-10-01', '2026-11-30')).toEqual([{ day: '2026-11-03', clicks: 4 }]);
       });
 
+      it('totals the clicks of many links in a range at once, leaving out links without any there', async () => {
+        const team = await s.team();
+        const [a, b, quiet] = [await s.link(team), await s.link(team), await s.link(team)];
+        await s.store.clicks.add(counts({ [a.id]: { '2026-11-01': 2, '2026-11-03': 1, '2026-11-05': 7 }, [b.id]: { '2026-11-03': 4 } }));
+        const totals = await s.store.clicks.totals([a.id, b.id, quiet.id, 'link_unknown'], '2026-11-02', '2026-11-05');
+        expect(totals).toEqual(new Map([[a.id, 8], [b.id, 4]]));
+        expect(await s.store.clicks.totals([], '2026-11-01', '2026-11-30')).toEqual(new Map());
+      });
+
       it("drops the clicks of a link deleted before they were added, keeping the others'", async () => {
         const team = await s.team();
         const [gone, kept] = [await s.link(team), await s.link(team)];

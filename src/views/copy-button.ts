@@ -1,0 +1,17 @@
+import { html, type Html } from './html.js';
+
+/**
+ * A Copy button for an address, `hidden` until the copy script (web/pages/copy-script.ts) shows it: without
+ * JavaScript or a clipboard there is no button that does nothing, and the address is there to select.
+ */
+export function copyButton(address: string): Html {
+  return html`<button type="button" class="quiet" data-copy="${address}" aria-label="Copy ${address}" hidden>Copy</button>`;
+}
+
+/** Where the script says what it copied; one per page. */
+export const COPIED_STATUS = html`<p class="copied" role="status" id="copied"></p>`;
+
+/** A list item of an address to read, follow and (with the script on) copy. */
+export function copyableAddress(address: string): Html {
+  return html`<li><a href="${address}">${address}</a> ${copyButton(address)}</li>`;
+}

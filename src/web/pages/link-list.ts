@@ -1,0 +1,92 @@
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { lastDays } from '../../domain/days.js';
+import type { Team } from '../../store/ports.js';
+import type { ToolContext } from '../../tools/define-tool.js';
+import type { Link } from '../../tools/schemas.js';
+import { teamLinks } from '../../tools/team-links.js';
+import { copyableAddress } from '../../views/copy-button.js';
+import { html, when, type Html } from '../../views/html.js';
+import { isFiltered, newerHref, olderHref, type ListQuery } from '../list-query.js';
+import { runTool } from '../run-tool.js';
+
+/** Links per page of a team: a team holds 25 by default, so paging shows at once. */
+export const LINKS_PER_PAGE = 10;
+/** The days of "clicks in the last 7 days", as linkClicks counts its `last7` (today and the 6 UTC days before). */
+const RECENT_DAYS = 7;
+
+/** Instead of the list and its forms, for a person in no team. */
+export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>`;
+
+/** One team's page of the list, with what each row shows beside the link. */
+export interface TeamListing {
+  team: Team;
+  links: Link[];
+  next: string | null;
+  /** Links the team holds now (null: the team went meanwhile), against the operator's `maxLinksPerTeam`. */
+  count: number | null;
+  max: number;
+  /** Clicks in the last 7 days by link id; a link without any is absent. */
+  recent: Map<string, number>;
+}
+
+/**
+ * Reads a team's page through the teamLinks tool (so the API's paging, search, state filter, rules and messages
+ * apply), then the rows' 7-day clicks in one read for the whole page: the tool has just said the person may see
+ * these links, and one linkClicks call per row would read each link and membership again.
+ */
+export async function readTeamListing(ctx: ToolContext, me: SignedIn, team: Team, query: ListQuery, max: number): Promise<TeamListing> {
+  const page = await runTool(ctx, teamLinks, me, {
+    team: team.id,
+    q: query.q === '' ? null : query.q,
+    state: query.state === '' ? null : query.state,
+    limit: LINKS_PER_PAGE,
+    after: query.team === team.id ? query.after : null,
+  });
+  const days = lastDays(ctx.clock.now(), RECENT_DAYS);
+  const ids = page.data.map((link) => link.id);
+  const recent = ids.length === 0 ? new Map<string, number>() : await ctx.store.clicks.totals(ids, days[0]!, days.at(-1)!);
+  const count = await ctx.store.teams.linkCount(team.id);
+  return { team, links: page.data, next: page.next, count, max, recent };
+}
+
+/** A team's part of the dashboard: its name, its count against the limit, its links and the pages around them. */
+export function teamSection(listing: TeamListing, query: ListQuery, publicUrl: string): Html {
+  const { team, links } = listing;
+  const headingId = `team-${team.id}`;
+  const count = listing.count === null ? html`` : html`<p class="count">${listing.count} of ${listing.max} links</p>`;
+  const empty = isFiltered(query) ? 'No links match.' : 'No links yet.';
+  const list = links.length
+    ? html`<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0, publicUrl))}</ul>`
+    : html`<p class="muted">${empty}</p>`;
+  return html`<section class="team" aria-labelledby="${headingId}">
+<div class="team-head"><h2 id="${headingId}"><a href="/teams/${team.id}">${team.name}</a></h2>${count}</div>
+${list}
+${pages(listing, query)}
+</section>`;
+}
+
+/** "Newer links" and "Older links" of one team, when there are any; a nav of its own, named after the team. */
+function pages(listing: TeamListing, query: ListQuery): Html {
+  const newer = query.team === listing.team.id ? newerHref(query) : null;
+  const older = listing.next === null ? null : olderHref(query, listing.team.id, listing.next);
+  if (newer === null && older === null) return html``;
+  return html`<nav class="pages" aria-label="Pages of ${listing.team.name}">${
+    newer === null ? html`` : html`<a href="${newer}" rel="prev">← Newer links</a>`
+  }${older === null ? html`` : html`<a href="${older}" rel="next">Older links →</a>`}</nav>`;
+}
+
+function linkItem(link: Link, recent: number, publicUrl: string): Html {
+  const short = `${publicUrl}/${link.code}`;
+  const addresses = [short, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
+  return html`<li>
+<ul class="addresses">${addresses.map(copyableAddress)}</ul>
+<p class="destination">${link.destination}</p>
+${link.note ? html`<p class="note">${link.note}</p>` : html``}
+<p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${clicksText(recent)} in 7 days</span></p>
+<p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a><a href="/app/links/${link.code}/edit" aria-label="Edit ${short}">Edit</a><a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
+</li>`;
+}
+
+function clicksText(clicks: number): string {
+  return clicks === 1 ? '1 click' : `${clicks} clicks`;
+}
