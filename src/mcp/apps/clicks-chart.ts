@@ -33,7 +33,8 @@ function chart(days) {
   var svg = svgEl('svg', { viewBox: '0 0 ' + width + ' 100', preserveAspectRatio: 'none', class: 'chart', role: 'img' });
   svg.setAttribute('aria-label', 'Clicks per day, ' + days[0].date + ' to ' + days[days.length - 1].date + '; the most in a day: ' + most);
   days.forEach(function (day, index) {
-    var height = most === 0 ? 0 : Math.max(1, Math.round((day.clicks / most) * 96));
+    // A day with any click keeps a visible sliver, however busy the busiest day was.
+    var height = day.clicks === 0 ? 0 : Math.max(1, Math.round((day.clicks / most) * 96));
     var bar = svgEl('rect', { x: index * 10 + 1, y: 100 - height, width: 8, height: height, 'data-date': day.date, 'data-clicks': day.clicks });
     var title = svgEl('title', {});
     title.textContent = day.date + ': ' + day.clicks + (day.clicks === 1 ? ' click' : ' clicks');

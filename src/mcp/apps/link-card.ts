@@ -14,7 +14,7 @@ export const linkCard: View = {
 .card:first-child{border-top:0;padding-top:0;margin-top:0}
 .top{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
 .qr{width:132px;height:132px;flex:none;background:#fff;border:1px solid var(--line);border-radius:4px}
-.facts{flex:1 1 180px;min-width:0}
+.addresses{flex:1 1 160px;min-width:0}
 .clicks{margin:4px 0 0}
 `,
   script: String.raw`
@@ -45,19 +45,19 @@ function isLink(value) {
 
 function linkCard(link, qrRows) {
   var address = shortAddress(link.code);
-  var facts = el('div', 'facts', [addressRow(address, 'short link ' + address)]);
-  if (typeof link.name === 'string') facts.appendChild(addressRow(shortAddress(link.name), 'link by name ' + shortAddress(link.name)));
-  var state = String(link.state);
-  var stateText = el('dd', 'state-' + state.replace(/[^a-z]/g, ''), [STATE_WORDS[state] || state]);
-  facts.appendChild(el('dl', '', [
-    el('dt', '', ['Leads to']), el('dd', 'wrap', [String(link.destination)]),
-    el('dt', '', ['Note']), el('dd', 'wrap', [typeof link.note === 'string' ? link.note : 'No note']),
-    el('dt', '', ['State']), stateText,
-  ]));
+  var addresses = el('div', 'addresses', [addressRow(address, 'short link ' + address)]);
+  if (typeof link.name === 'string') addresses.appendChild(addressRow(shortAddress(link.name), 'link by name ' + shortAddress(link.name)));
   var top = el('div', 'top', []);
   var qr = qrCode(qrRows, address);
   if (qr) top.appendChild(qr);
-  top.appendChild(facts);
+  top.appendChild(addresses);
+  var state = String(link.state);
+  var stateText = el('dd', 'state-' + state.replace(/[^a-z]/g, ''), [STATE_WORDS[state] || state]);
+  var facts = el('dl', '', [
+    el('dt', '', ['Leads to']), el('dd', 'wrap', [String(link.destination)]),
+    el('dt', '', ['Note']), el('dd', 'wrap', [typeof link.note === 'string' ? link.note : 'No note']),
+    el('dt', '', ['State']), stateText,
+  ]);
 
   var clicks = el('p', 'clicks status', []);
   clicks.setAttribute('role', 'status');
@@ -78,7 +78,7 @@ function linkCard(link, qrRows) {
   page.setAttribute('aria-label', 'Open the page of ' + address + ' in shortlinks');
   page.addEventListener('click', function () { openLink(CONFIG.publicUrl + '/app/links/' + encodeURIComponent(link.code)); });
 
-  return el('section', 'card', [top, el('div', 'row', [seeClicks, page]), clicks]);
+  return el('section', 'card', [top, facts, el('div', 'row', [seeClicks, page]), clicks]);
 }
 
 var view = {

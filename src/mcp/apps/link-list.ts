@@ -21,13 +21,14 @@ function row(link) {
   page.type = 'button';
   page.setAttribute('aria-label', 'Open the page of ' + address + ' in shortlinks');
   page.addEventListener('click', function () { openLink(CONFIG.publicUrl + '/app/links/' + encodeURIComponent(link.code)); });
-  var parts = [addressRow(address, 'short link ' + address), el('p', 'dest wrap', ['→ ' + String(link.destination)])];
+  var addressLine = addressRow(address, 'short link ' + address);
+  addressLine.insertBefore(page, addressLine.lastChild);
+  var parts = [addressLine, el('p', 'dest wrap', ['→ ' + String(link.destination)])];
   var facts = [];
   if (typeof link.name === 'string') facts.push('/' + link.name);
   if (link.state !== 'active') facts.push(String(link.state));
   if (typeof link.note === 'string') facts.push(link.note);
   if (facts.length) parts.push(el('p', 'muted wrap', [facts.join(' · ')]));
-  parts.push(page);
   return el('li', '', parts);
 }
 
