@@ -43,11 +43,14 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     cacheHints: {
       'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' },
       'resources/list': { ttlMs: VIEW_LIST_TTL_MS, cacheScope: 'public' },
+      'resources/templates/list': { ttlMs: VIEW_LIST_TTL_MS, cacheScope: 'public' },
     },
   });
   const withViews = () => showsApps(server.getClientCapabilities());
   server.setRequestHandler('tools/list', async () => ({ tools: await listTools(ctx, withViews()) }));
   server.setRequestHandler('resources/list', async () => ({ resources: listAppResources() }));
+  // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async ({ params }) => readAppResource(params.uri, publicUrl));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);

@@ -85,6 +85,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('MCP Apps under %s', (revis
       expect(resource.mimeType).toBe(MIME);
       expect(resource._meta.ui.csp).toEqual(NO_OUTSIDE);
     }
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
   });
 
   it.each(Object.values(VIEWS).filter((uri, i, all) => all.indexOf(uri) === i))('reads %s: one self-contained page under a strict policy', async (uri) => {
