@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { apiError, toApiError, type ApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
@@ -23,6 +24,8 @@ export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
  * caller and is theirs alone.
  */
 export const TOOL_LIST_TTL_MS = 60_000;
+
+const readParams = z.looseObject({ uri: z.string() });
 
 /** The views change only with a new release, and are the same for everyone. */
 const VIEW_LIST_TTL_MS = 3_600_000;
@@ -51,7 +54,9 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
   server.setRequestHandler('resources/list', async () => ({ resources: listAppResources() }));
   // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', async ({ params }) => readAppResource(params.uri, publicUrl));
+  // With a schema of its own, a read without a string `uri` is invalid params (-32602), where the SDK's default
+  // check answers any malformed request but tools/call as an internal error.
+  server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, publicUrl));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);

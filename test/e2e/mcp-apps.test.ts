@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport as Transport2025 } from '@modelcontextpro
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../src/tools/index.js';
+import { rpc2026 } from '../helpers/mcp-2026.js';
 import { startServer, type Actor, type TestServer } from '../helpers/server.js';
 
 const MIME = 'text/html;profile=mcp-app';
@@ -159,5 +160,33 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('MCP Apps under %s', (revis
     expect(refused.isError).toBe(true);
     expect(JSON.parse(refused.content[0].text).code).toBe('not_found');
     expect(refused._meta?.['shortlinks/qrCodes']).toBeUndefined();
+  });
+});
+
+describe('what a client sends wrong', () => {
+  it('a read without a string uri is invalid params (-32602), not a fault', async () => {
+    const rpc = rpc2026(server.url, APPS);
+    for (const params of [{}, { uri: 5 }, { uri: null }]) {
+      const reply = await rpc.send(alice.token, 'resources/read', params);
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.code).toBe(-32602);
+      expect(reply.body.error.message).toMatch(/^Invalid params for resources\/read: uri: /);
+    }
+  });
+
+  it.each([
+    ['extensions not an object', { extensions: 'x' }],
+    ['the extension null', { extensions: { 'io.modelcontextprotocol/ui': null } }],
+    ['mimeTypes a string', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: MIME } } }],
+    ['another media type only', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } }],
+  ])('a malformed or other declaration (%s) is no declaration: tools and results as before', async (_, capabilities) => {
+    const rpc = rpc2026(server.url, capabilities);
+    const listed = await rpc.send(alice.token, 'tools/list', {});
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.filter((tool: any) => '_meta' in tool)).toEqual([]);
+    const made = await rpc.call(alice.token, 'createLink', { team: alice.teamId, destination: 'https://example.com/plain' });
+    expect(made.status).toBe(200);
+    expect(made.body.result.structuredContent.code).toMatch(/^[A-Za-z0-9]{7}$/);
+    expect(made.body.result._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': expect.any(Object) });
   });
 });
