@@ -27,8 +27,8 @@ function isObject(value: unknown): boolean {
 
 /**
  * What a 2025-11-25 session keeps of the capabilities its client declared in initialize: the ones the server acts
- * on (elicitation, sampling, roots, MCP Apps), in the revision's shapes, and nothing else. The session's id carries them
- * (session-id.ts), so what a client may declare must not make the id grow without bound.
+ * on (elicitation, sampling, roots, the MCP Apps extension), in the revision's shapes, and nothing else. The
+ * session's id carries them (session-id.ts), so what a client may declare must not make the id grow without bound.
  */
 export function sessionCapabilities(declared: ClientCapabilities): ClientCapabilities {
   const kept: ClientCapabilities = {};

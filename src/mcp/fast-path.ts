@@ -26,9 +26,9 @@ interface Call {
  * per-request server, which costs about ten times the tool's own work (issue 10's speed target). Only a request
  * the SDK would take exactly as it is comes here: one JSON-RPC request whose headers equal its body, with the
  * revision's three envelope fields and nothing else in `_meta`, for a tool that asks no question, from a client
- * that does not show MCP Apps (whose answers carry views, apps/). Anything else, every error included, is the SDK's
- * to answer. `test/e2e/mcp-2026-fast-path.test.ts` holds these answers byte for
- * byte to the SDK's, so the two cannot drift apart unnoticed.
+ * that does not show MCP Apps (whose answers carry what the views draw, apps/). Anything else, every error
+ * included, is the SDK's to answer. `test/e2e/mcp-2026-fast-path.test.ts` holds these answers byte for byte to the
+ * SDK's, so the two cannot drift apart unnoticed.
  *
  * Resolves to the JSON-RPC answer's text, or null when the SDK must answer.
  */

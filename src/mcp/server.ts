@@ -35,7 +35,7 @@ const VIEW_LIST_TTL_MS = 3_600_000;
  * registry and tools/call through the same `run` the HTTP API uses. tools/list is described with the limits in
  * force at the time of the request. A successful call answers the structured result, its JSON as text and the
  * addresses of any links in it. A failed call is an `isError` result carrying the HTTP API's problem (status, code,
- * detail, field) as JSON text.
+ * detail, field) as JSON text. Its resources are the MCP Apps views (apps/).
  */
 export function createMcpServer(ctx: ToolContext, states: RequestStates): Server {
   const { publicUrl } = ctx.config;

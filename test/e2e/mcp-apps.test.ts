@@ -109,7 +109,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('MCP Apps under %s', (revis
     const script = /<script>([\s\S]*)<\/script>/.exec(text)![1]!;
     const style = /<style>([\s\S]*)<\/style>/.exec(text)![1]!;
     const hash = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
-    expect(policy).toBe(`default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`);
+    expect(policy).toBe(`default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`);
   });
 
   it('answers an unknown ui:// address with "resource not found" (-32602) naming it', async () => {

@@ -17,9 +17,9 @@ export const APPS_PROTOCOL_VERSION = '2026-01-26';
  * wins over the system's; QR codes stay dark on white in both, which is what scanners read best.
  */
 const SHARED_STYLE = `
-:root{color-scheme:light;--bg:#ffffff;--fg:#1b1b1f;--muted:#4a4a55;--line:#c9c9d1;--accent:#0b57d0;--accent-fg:#ffffff;--soft:#eef2fb;--warn:#8a4b00;--bad:#a50e0e;--bar:#0b57d0}
-:root[data-theme=dark]{color-scheme:dark;--bg:#1b1b1f;--fg:#ececf1;--muted:#b4b4c0;--line:#4a4a55;--accent:#8ab4f8;--accent-fg:#10131a;--soft:#262a35;--warn:#f2b36b;--bad:#f28b82;--bar:#8ab4f8}
-@media (prefers-color-scheme:dark){:root:not([data-theme=light]){color-scheme:dark;--bg:#1b1b1f;--fg:#ececf1;--muted:#b4b4c0;--line:#4a4a55;--accent:#8ab4f8;--accent-fg:#10131a;--soft:#262a35;--warn:#f2b36b;--bad:#f28b82;--bar:#8ab4f8}}
+:root{color-scheme:light;--bg:#ffffff;--fg:#1b1b1f;--muted:#4a4a55;--line:#c9c9d1;--accent:#0b57d0;--accent-fg:#ffffff;--warn:#8a4b00;--bad:#a50e0e;--bar:#0b57d0}
+:root[data-theme=dark]{color-scheme:dark;--bg:#1b1b1f;--fg:#ececf1;--muted:#b4b4c0;--line:#4a4a55;--accent:#8ab4f8;--accent-fg:#10131a;--warn:#f2b36b;--bad:#f28b82;--bar:#8ab4f8}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]){color-scheme:dark;--bg:#1b1b1f;--fg:#ececf1;--muted:#b4b4c0;--line:#4a4a55;--accent:#8ab4f8;--accent-fg:#10131a;--warn:#f2b36b;--bad:#f28b82;--bar:#8ab4f8}}
 *{box-sizing:border-box}
 html,body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{padding:12px;max-width:720px}
@@ -43,8 +43,8 @@ dd{margin:0;overflow-wrap:anywhere;min-width:0}
 
 /**
  * A view as the `ui://` resource's HTML: one self-contained document, its styles and script inline, nothing fetched.
- * Its own content security policy allows exactly these two blocks (by hash) and data: images, so even a host that
- * applied none would run nothing else. The service's public address is the only server fact in it, for building
+ * Its own content security policy allows exactly these two blocks (by hash) and nothing else to load or run, even
+ * where a host applied no policy of its own. The service's public address is the only server fact in it, for building
  * short addresses from codes; everything shown comes from the tool result the host hands over.
  */
 export function viewDocument(view: View, publicUrl: string): string {
@@ -55,7 +55,6 @@ export function viewDocument(view: View, publicUrl: string): string {
     "default-src 'none'",
     `script-src '${sha256(script)}'`,
     `style-src '${sha256(style)}'`,
-    'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
