@@ -130,6 +130,20 @@ describe('the link card', () => {
     await page.close();
   });
 
+  it.each([
+    ['flagged', 'Flagged: visitors see a warning page before the destination'],
+    ['disabled', 'Disabled: visitors get a page saying the link no longer works'],
+  ] as const)('says what a %s link does to visitors', async (state, words) => {
+    const made: any = await client.callTool({ name: 'createLink', arguments: { team: alice.teamId, destination: `https://example.com/${state}` } });
+    await server.app.ctx.store.links.setState(made.structuredContent.code, state, server.clock.now());
+    const result: any = await client.callTool({ name: 'linkByCode', arguments: { code: made.structuredContent.code } });
+    expect(result.structuredContent.state).toBe(state);
+    const { page, view } = await mount('ui://shortlinks/link-card', {}, result);
+    await expect.poll(() => view.locator(`dd.state-${state}`).textContent()).toBe(words);
+    expect(await view.locator('dd').nth(1).textContent()).toBe('No note');
+    await page.close();
+  });
+
   it('copies the short address', async () => {
     const result = await client.callTool({ name: 'linkByCode', arguments: { code: link.code } });
     const { page, view } = await mount('ui://shortlinks/link-card', { code: link.code }, result);
