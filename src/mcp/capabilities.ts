@@ -1,4 +1,5 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { APP_MIME_TYPE, showsApps, UI_EXTENSION } from './apps/extension.js';
 
 /**
  * What a client declared it can do with elicitation (2025-11-25 in initialize, 2026-07-28 in each request's
@@ -26,8 +27,8 @@ function isObject(value: unknown): boolean {
 
 /**
  * What a 2025-11-25 session keeps of the capabilities its client declared in initialize: the ones the server acts
- * on (elicitation, sampling, roots), in the revision's shapes, and nothing else. The session's id carries them
- * (session-id.ts), so what a client may declare must not make the id grow without bound.
+ * on (elicitation, sampling, roots, the MCP Apps extension), in the revision's shapes, and nothing else. The
+ * session's id carries them (session-id.ts), so what a client may declare must not make the id grow without bound.
  */
 export function sessionCapabilities(declared: ClientCapabilities): ClientCapabilities {
   const kept: ClientCapabilities = {};
@@ -43,6 +44,8 @@ export function sessionCapabilities(declared: ClientCapabilities): ClientCapabil
     if (isRecord(sampling.tools)) kept.sampling.tools = {};
   }
   if (isRecord(roots)) kept.roots = flag('listChanged', roots.listChanged);
+  // Only the one media type the views are made in, whatever else the client listed.
+  if (showsApps(declared)) kept.extensions = { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
   return kept;
 }
 

@@ -4,6 +4,7 @@ import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { toolNamed } from '../tools/index.js';
 import { callTool, listTools, SERVER_INFO, TOOL_LIST_TTL_MS } from './server.js';
+import { showsApps } from './apps/extension.js';
 
 const REVISION = '2026-07-28';
 const ENVELOPE = [
@@ -24,9 +25,10 @@ interface Call {
  * The two requests assistants send most under 2026-07-28, `tools/call` and `tools/list`, answered without the SDK's
  * per-request server, which costs about ten times the tool's own work (issue 10's speed target). Only a request
  * the SDK would take exactly as it is comes here: one JSON-RPC request whose headers equal its body, with the
- * revision's three envelope fields and nothing else in `_meta`, for a tool that asks no question. Anything else,
- * every error included, is the SDK's to answer. `test/e2e/mcp-2026-fast-path.test.ts` holds these answers byte for
- * byte to the SDK's, so the two cannot drift apart unnoticed.
+ * revision's three envelope fields and nothing else in `_meta`, for a tool that asks no question, from a client
+ * that does not show MCP Apps (whose answers carry what the views draw, apps/). Anything else, every error
+ * included, is the SDK's to answer. `test/e2e/mcp-2026-fast-path.test.ts` holds these answers byte for byte to the
+ * SDK's, so the two cannot drift apart unnoticed.
  *
  * Resolves to the JSON-RPC answer's text, or null when the SDK must answer.
  */
@@ -53,6 +55,7 @@ function plainCall(req: IncomingMessage, body: unknown): Call | null {
   const { id, method, params } = body;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return null;
   if ((method !== 'tools/call' && method !== 'tools/list') || !isObject(params) || !hasEnvelopeOnly(params._meta)) return null;
+  if (showsApps((params._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities'])) return null;
   const headers = req.headers;
   if (mediaTypeOf(headers['content-type']) !== 'application/json') return null;
   const accepts = String(headers.accept ?? '');

@@ -29,7 +29,7 @@ function linkAddresses(link: Link, publicUrl: string): string {
 }
 
 /** Every Link in a result, in the order it holds them: a Link itself, a page's rows, createLinks' made items. */
-function linksIn(value: unknown): Link[] {
+export function linksIn(value: unknown): Link[] {
   if (Array.isArray(value)) return value.flatMap(linksIn);
   if (typeof value !== 'object' || value === null) return [];
   // Only an object with a Link's keys is worth the schema's full check, which is most of this function's time.

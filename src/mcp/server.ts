@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { apiError, toApiError, type ApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
@@ -9,6 +10,9 @@ import { sendToWelcome } from './first-step.js';
 import { instructionsFor } from './instructions.js';
 import type { RequestStates } from './request-state.js';
 import { answersObject, mcpToolList } from './tool-list.js';
+import { showsApps, UI_EXTENSION } from './apps/extension.js';
+import { listAppResources, readAppResource } from './apps/resources.js';
+import { viewData } from './apps/view-data.js';
 import { toolResult } from './tool-result.js';
 import { processLog } from '../observability/logger.js';
 
@@ -21,27 +25,44 @@ export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
  */
 export const TOOL_LIST_TTL_MS = 60_000;
 
+const readParams = z.looseObject({ uri: z.string() });
+
+/** The views change only with a new release, and are the same for everyone. */
+const VIEW_LIST_TTL_MS = 3_600_000;
+
 /**
  * One MCP server: per request under 2026-07-28, per session under 2025-11-25. It answers tools/list from the
  * registry and tools/call through the same `run` the HTTP API uses. tools/list is described with the limits in
  * force at the time of the request. A successful call answers the structured result, its JSON as text and the
  * addresses of any links in it. A failed call is an `isError` result carrying the HTTP API's problem (status, code,
- * detail, field) as JSON text.
+ * detail, field) as JSON text. Its resources are the MCP Apps views (apps/).
  */
 export function createMcpServer(ctx: ToolContext, states: RequestStates): Server {
   const { publicUrl } = ctx.config;
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    // Resources are the MCP Apps views (apps/), which only clients that declared the extension are pointed to.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [UI_EXTENSION]: {} } },
     instructions: instructionsFor(publicUrl),
-    cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' } },
+    cacheHints: {
+      'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private' },
+      'resources/list': { ttlMs: VIEW_LIST_TTL_MS, cacheScope: 'public' },
+      'resources/templates/list': { ttlMs: VIEW_LIST_TTL_MS, cacheScope: 'public' },
+    },
   });
-  server.setRequestHandler('tools/list', async () => ({ tools: await listTools(ctx) }));
+  const withViews = () => showsApps(server.getClientCapabilities());
+  server.setRequestHandler('tools/list', async () => ({ tools: await listTools(ctx, withViews()) }));
+  server.setRequestHandler('resources/list', async () => ({ resources: listAppResources() }));
+  // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
+  // With a schema of its own, a read without a string `uri` is invalid params (-32602), where the SDK's default
+  // check answers any malformed request but tools/call as an internal error.
+  server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, publicUrl));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const caller = extra.http?.authInfo?.extra?.caller as Caller;
     const firstStep = extra.http?.authInfo?.extra?.firstStep as ApiError | null | undefined;
-    if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller);
+    if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller, withViews());
     try {
       if (firstStep) return sendToWelcome(server, extra, firstStep, publicUrl);
       return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
@@ -71,25 +92,28 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
 }
 
 /** The `tools/list` answer: the registry, described with the address and the limits in force now. */
-export async function listTools(ctx: ToolContext) {
-  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() });
+export async function listTools(ctx: ToolContext, withViews = false) {
+  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() }, withViews);
 }
 
 /**
  * A `tools/call` of a tool that asks no question: the params checked as every surface checks them, then `run`. A
  * refusal is an `isError` result, never a protocol error: the call itself was understood.
  */
-export async function callTool(ctx: ToolContext, tool: Tool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+export async function callTool(ctx: ToolContext, tool: Tool, args: Record<string, unknown>, caller: Caller, withViews = false): Promise<CallToolResult> {
   try {
-    return await run(ctx, tool, prepareCall(tool, caller, args), caller);
+    return await run(ctx, tool, prepareCall(tool, caller, args), caller, withViews);
   } catch (error) {
     return toolError(error, ctx.config.publicUrl);
   }
 }
 
-async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller): Promise<CallToolResult> {
+/** With views (a client that shows MCP Apps), the result's `_meta` also carries what the tool's view draws. */
+async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller, withViews = false): Promise<CallToolResult> {
   const result = await tool.run(input as never, caller, ctx);
-  return toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl);
+  const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl);
+  const extra = withViews ? viewData(tool.name, answer.structuredContent, ctx.config.publicUrl) : null;
+  return extra === null ? answer : { ...answer, _meta: extra };
 }
 
 function toolError(error: unknown, publicUrl: string): CallToolResult {

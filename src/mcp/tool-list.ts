@@ -2,6 +2,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { describeTool, type DescriptionFacts, type Tool } from '../tools/define-tool.js';
 import { tools } from '../tools/index.js';
 import { inputJsonSchema, outputJsonSchema } from '../tools/json-schema.js';
+import { viewOfTool } from './apps/extension.js';
 
 /** MCP structured content must be an object: a tool whose answer is not (deleteLink's null) is wrapped. */
 export function answersObject(tool: Tool): boolean {
@@ -40,15 +41,25 @@ function describe(tool: Tool, facts: DescriptionFacts): McpTool {
   };
 }
 
-let listed: { facts: DescriptionFacts; tools: McpTool[] } | null = null;
+let listed: { facts: DescriptionFacts; tools: McpTool[]; withViews: McpTool[] } | null = null;
 
 /**
  * The `tools/list` answer. Descriptions name the address and the limits in force, which `limits set` changes
  * while the server runs, so the list is described again when they change. The settings store hands out the same
- * frozen limits until they change, so comparing by identity is exact and costs nothing.
+ * frozen limits until they change, so comparing by identity is exact and costs nothing. A client that shows MCP
+ * Apps (`withViews`) gets the same tools with the view of each named in `_meta.ui.resourceUri`; any other client
+ * gets the list exactly as before views existed.
  */
-export function mcpToolList(facts: DescriptionFacts): McpTool[] {
+export function mcpToolList(facts: DescriptionFacts, withViews = false): McpTool[] {
   const same = listed !== null && listed.facts.limits === facts.limits && listed.facts.publicUrl === facts.publicUrl;
-  if (!same) listed = { facts, tools: tools.map((tool) => describe(tool, facts)) };
-  return listed!.tools;
+  if (!same) {
+    const described = tools.map((tool) => describe(tool, facts));
+    listed = { facts, tools: described, withViews: described.map(withView) };
+  }
+  return withViews ? listed!.withViews : listed!.tools;
+}
+
+function withView(tool: McpTool): McpTool {
+  const resourceUri = viewOfTool(tool.name);
+  return resourceUri === undefined ? tool : { ...tool, _meta: { ui: { resourceUri } } };
 }

@@ -12,8 +12,8 @@ import { freePort, startServer, type TestServer } from '../helpers/server.js';
  * passes everything else (Host and Origin included) through unchanged; PUBLIC_URL is the proxy's address.
  *
  * Scenarios that apply: initialize, the session lifecycle, ping, tools/list, several SSE streams, DNS-rebinding
- * protection. The others call fixture tools (`test_simple_text`, ...) or features a link service does not offer
- * (resources, prompts, sampling, logging, completion), or test resumable SSE polling (server-sse-polling: we keep
+ * protection. The others call fixture tools (`test_simple_text`, ...) or fixture resources, or features a link
+ * service does not offer (prompts, sampling, logging, completion), or test resumable SSE polling (server-sse-polling: we keep
  * no event store, so its SHOULDs, a priming event and a retry field, are not met).
  */
 const SCENARIOS_2025 = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
@@ -62,10 +62,10 @@ describe('MCP conformance suite, 2025-11-25 (server scenarios)', () => {
  * link service does not have:
  * - server-stateless: four checks call diagnostic tools of the suite's own (test_missing_capability,
  *   test_streaming_elicitation, test_logging_tool); the suite itself marks them "not testable" elsewhere.
- * - caching: prompts/list, resources/list and resources/templates/list, which a server without prompts and
- *   resources answers "method not found".
- * Not applicable at all: completion, prompts-*, resources-* and sep-2164-resource-not-found (no prompts or
- * resources), tools-call-* (fixture tools such as test_simple_text), the input-required-result-* scenarios that
+ * - caching: prompts/list, which a server without prompts answers "method not found". (The only resources are the
+ *   MCP Apps views, src/mcp/apps/, and there are no resource templates: an empty list.)
+ * Not applicable at all: completion, prompts-*, resources-* (they read the suite's own fixture resources, such as
+ * test://static-text), tools-call-* (fixture tools such as test_simple_text), the input-required-result-* scenarios that
  * call fixture tools (basic-*, request-state, multiple-input-requests, multi-round, missing-input-response,
  * non-tool-request, result-type, tampered-state, capability-check, ignore-extra-params; test/e2e/mcp-2026-delete
  * covers a tampered, foreign or expired state on deleteLink), and the tasks extension, which is not scored.
@@ -79,7 +79,8 @@ const SCENARIOS_2026: Record<string, string[]> = {
     'sep-2575-server-no-log-without-loglevel',
   ],
   'tools-list': [],
-  caching: ['sep-2549-prompts-list-caching-hints', 'sep-2549-resources-list-caching-hints', 'sep-2549-resources-templates-list-caching-hints'],
+  caching: ['sep-2549-prompts-list-caching-hints'],
+  'sep-2164-resource-not-found': [],
   'server-sse-multiple-streams': [],
   'dns-rebinding-protection': [],
   'input-required-result-unsupported-methods': [],

@@ -19,13 +19,17 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('server/discover', () => {
-  it('lists 2026-07-28 and the tools capability, and opens no session', async () => {
+  it('lists 2026-07-28, the tools and resources capabilities and the MCP Apps extension, and opens no session', async () => {
     const alice = await server.person();
     const res = await rpc.send(alice.token, 'server/discover', {});
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
     expect(res.body.result.supportedVersions).toContain('2026-07-28');
-    expect(res.body.result.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(res.body.result.capabilities).toEqual({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      extensions: { 'io.modelcontextprotocol/ui': {} },
+    });
     expect(res.body.result.instructions).toContain('Always ask the person before deleting');
   });
 });

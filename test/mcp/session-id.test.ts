@@ -75,6 +75,14 @@ describe('sessionCapabilities', () => {
     expect(sessionCapabilities({})).toEqual({});
   });
 
+  it('keeps MCP Apps as the one media type the views are made in, and only when the client listed it', () => {
+    const apps = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+    const many = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/x-other', 'text/html;profile=mcp-app'], more: 'x'.repeat(10_000) }, other: {} };
+    expect(sessionCapabilities({ extensions: many } as never)).toEqual({ extensions: apps });
+    expect(sessionCapabilities({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } } as never)).toEqual({});
+    expect(sessionCapabilities({ extensions: { 'io.modelcontextprotocol/ui': {} } } as never)).toEqual({});
+  });
+
   it('leaves out everything else, so a client cannot make its id grow', () => {
     const declared = {
       experimental: { big: 'x'.repeat(10_000) },

@@ -1,0 +1,30 @@
+import QRCode from 'qrcode';
+import { linksIn } from '../link-addresses.js';
+import { LINK_CARD_URI, viewOfTool } from './extension.js';
+
+/** Where a result's `_meta` carries the QR codes the link card draws, by link code. */
+export const QR_META_KEY = 'shortlinks/qrCodes';
+
+/**
+ * What a view needs beyond the structured content, which stays exactly as every other client gets it: for the link
+ * card, each link's QR code as rows of modules ("1" dark), drawn here because the card may fetch nothing and
+ * carries no QR encoder. The card builds its picture from these bits with DOM calls, so no markup travels.
+ */
+export function viewData(toolName: string, structured: unknown, publicUrl: string): Record<string, unknown> | null {
+  if (viewOfTool(toolName) !== LINK_CARD_URI) return null;
+  const codes: Record<string, string[]> = {};
+  for (const link of linksIn(structured)) codes[link.code] = qrRows(`${publicUrl}/${link.code}`);
+  return { [QR_META_KEY]: codes };
+}
+
+/** The same symbol as `/<code>/qr` draws (error correction M), as rows of "0" and "1". */
+function qrRows(text: string): string[] {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const rows: string[] = [];
+  for (let row = 0; row < modules.size; row++) {
+    let bits = '';
+    for (let col = 0; col < modules.size; col++) bits += modules.get(row, col) ? '1' : '0';
+    rows.push(bits);
+  }
+  return rows;
+}
