@@ -358,4 +358,8 @@ export const migrations: readonly string[] = [
     USING gin (link_search_grams(team_id, seq, link_search_text(code, name, destination, note)));
   DROP INDEX links_search;
   `,
+  // 7 (SQLite's 15): operators of the web app's moderation pages (`shortlinks person admin --email E [--off]`).
+  `
+  ALTER TABLE people ADD COLUMN operator boolean NOT NULL DEFAULT false;
+  `,
 ];
