@@ -222,6 +222,26 @@ describe('links: find, flag, disable, restore', () => {
   });
 });
 
+describe('whatever an operator sends', () => {
+  it('answers a NUL, an overlong or a malformed value with a 4xx page, never a 500, changing nothing', async () => {
+    const before = { limits: await a.app.ctx.store.settings.limits(), blocked: [...(await a.app.ctx.store.settings.blockedDomains())] };
+    expect((await get(operator, '/admin/links?code=%00')).status).toBe(404);
+    expect((await get(operator, `/admin/links?code=${'A'.repeat(5000)}`)).status).toBe(404);
+    // A malformed percent-encoding in a query is read as it stands: a code that names no link.
+    expect((await get(operator, '/admin/links?code=%E0%A4%A')).status).toBe(404);
+    expect((await get(operator, '/admin/links/%E0%A4%A/disable')).status).toBe(400);
+    expect((await get(operator, '/admin/links/%00/disable')).status).toBe(404);
+    expect((await operator.visitor.submit('/admin/links', '/admin/links/%00/flag', {})).status).toBe(404);
+    expect((await operator.visitor.submit('/admin/blocklist', '/admin/blocklist', { domain: 'bad\0.com' })).status).toBe(400);
+    expect((await operator.visitor.submit('/admin/blocklist', '/admin/blocklist/remove', { domain: 'x'.repeat(5000) })).status).toBe(400);
+    const limits = await operator.visitor.submit('/admin/limits', '/admin/limits', { 'team-links': '3\0', 'per-hour': '9'.repeat(400) });
+    expect(limits.status).toBe(400);
+    expect(faultOf(limits, 'team-links')).toBe('Must be a whole number from 1 to 1000000000.');
+    expect(faultOf(limits, 'per-hour')).toBe('Must be a whole number from 1 to 1000000000.');
+    expect({ limits: await a.app.ctx.store.settings.limits(), blocked: [...(await a.app.ctx.store.settings.blockedDomains())] }).toEqual(before);
+  });
+});
+
 describe('the blocklist', () => {
   it('adds a domain, normalized; new links to it and its subdomains are refused on every process at once', async () => {
     const owner = await a.person();
