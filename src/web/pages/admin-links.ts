@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { CliError } from '../../cli/errors.js';
-import { setLinkState } from '../../cli/link.js';
+import { noSuchLink, setLinkState } from '../../cli/link.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkRecord } from '../../store/ports.js';
 import { buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
@@ -33,7 +33,7 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
     const raw = queryText(req, 'code');
     const code = raw.trim();
     const link = code === '' ? null : await store.links.findByCode(code);
-    const fault = code !== '' && !link ? sentence(`no link has the code ${JSON.stringify(raw)}`) : undefined;
+    const fault = code !== '' && !link ? sentence(noSuchLink(raw).message) : undefined;
     const done = queryText(req, 'done');
     renderOperatorPage(
       res,
@@ -90,7 +90,7 @@ ${row('Changed', when(link.changedAt))}
     '/admin/links/:code/disable',
     operatorOnly(deps, async (req, res, me) => {
       const link = await store.links.findByCode(String(req.params.code));
-      if (!link) return refused(res, new CliError(`no link has the code ${JSON.stringify(req.params.code)}`));
+      if (!link) return refused(res, noSuchLink(String(req.params.code)));
       render(
         res,
         200,
