@@ -395,6 +395,10 @@ describe('shortlinks CLI', () => {
     expect(await refused(2, 'limits', 'set', '--per-day', '50', '--team-links', '2.5')).toBe(
       '--team-links must be a whole number from 1 to 1000000000: "2.5"',
     );
+    // Several bad values: the one line names the first in the order of the flags, as it always did.
+    expect(await refused(2, 'limits', 'set', '--teams-per-hour', 'x', '--per-hour', '0', '--per-day', '50')).toBe(
+      '--per-hour must be a whole number from 1 to 1000000000: "0"',
+    );
     await Promise.all(['0', '-3', 'ten', '', '1e3'].map((bad) => refused(2, 'limits', 'set', `--per-day=${bad}`)));
     await refused(2, 'limits', 'set');
     expect(await json('limits', 'show')).toEqual(before);

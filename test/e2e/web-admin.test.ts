@@ -138,10 +138,21 @@ describe('moderation: reports and review requests', () => {
     expect(page.body).toMatch(new RegExp(`reported by ${member.email} on <time[^>]*>[^<]*</time> · <strong>not established: does not count</strong>\\s*<br>Reason: “Spam”`));
     expect(page.body).toMatch(new RegExp(`asked for a review by ${(await people.get(owner.personId))!.email} on <time[^>]*>[^<]*</time>\\s*<br>Reason: “It is our own shop”`));
 
+    // The link's own page lists what stands against it too.
+    const linkPage = await get(operator, `/admin/links?code=${code}`);
+    expect(linkPage.body).toContain('<h3>Open reports (2)</h3>');
+    expect(linkPage.body).toContain('Reason: “Phishing &lt;script&gt;”');
+    expect(linkPage.body).toContain('<h3>Open review requests (1)</h3>');
+
     // Restoring on the links page resolves them, as `link restore` does.
-    expect((await operator.visitor.submit(`/admin/links?code=${code}`, `/admin/links/${code}/restore`, {})).status).toBe(303);
+    const restored = await operator.visitor.submit(`/admin/links?code=${code}`, `/admin/links/${code}/restore`, {});
+    expect(restored.status).toBe(303);
     const after = await get(operator, '/admin');
     expect(after.body).not.toContain(`?code=${code}"`);
+    const restoredPage = await get(operator, restored.location!);
+    expect(restoredPage.body).toContain('<h3>Open reports (0)</h3>');
+    expect(restoredPage.body).toContain('<p class="muted">No open reports.</p>');
+    expect(restoredPage.body).toContain('<h3>Open review requests (0)</h3>');
   });
 });
 

@@ -2,12 +2,14 @@ import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { CliError } from '../../cli/errors.js';
 import { noSuchLink, setLinkState } from '../../cli/link.js';
+import { listReports, listReviews } from '../../cli/moderation.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkRecord } from '../../store/ports.js';
 import { buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
 import { notFound, queryText, render, type PageDeps } from '../request.js';
+import { moderationLists } from './admin-entries.js';
 
 /** Each action of the page, the state it sets and what the page says after it. */
 const ACTIONS = {
@@ -35,6 +37,7 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
     const link = code === '' ? null : await store.links.findByCode(code);
     const fault = code !== '' && !link ? sentence(noSuchLink(raw).message) : undefined;
     const done = queryText(req, 'done');
+    const card = link ? await linkCard(link, me.csrf) : html``;
     renderOperatorPage(
       res,
       fault ? 404 : 200,
@@ -45,11 +48,12 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
 ${textField({ name: 'code', label: 'Code of the link', value: raw, error: fault, required: true, hint: 'The 7 characters after the address, like aB3dE5f.' })}
 <button type="submit">Find the link</button>
 </form>
-${link ? linkCard(link, me.csrf) : html``}`,
+${card}`,
     );
   }
 
-  function linkCard(link: LinkRecord, csrf: string): Html {
+  /** The link, its actions, and what stands against it: its open reports and review requests, as on /admin. */
+  async function linkCard(link: LinkRecord, csrf: string): Promise<Html> {
     const action = (name: Action, label: string, className: string) =>
       buttonForm({ action: `/admin/links/${link.code}/${name}`, csrf, label, className });
     const buttons = [
@@ -57,10 +61,17 @@ ${link ? linkCard(link, me.csrf) : html``}`,
       link.state !== 'disabled' ? html` <a href="/admin/links/${link.code}/disable">Disable…</a> ` : html``,
       link.state !== 'active' ? action('restore', 'Restore', 'quiet') : html``,
     ];
+    const reports = (await listReports(commandArgs(), store, clock.now())).reports.filter((r) => r.linkCode === link.code);
+    const reviews = (await listReviews(commandArgs(), store)).reviews.filter((r) => r.linkCode === link.code);
+    const lists = await moderationLists(store, reports, reviews);
     return html`<section class="card" aria-labelledby="link-title">
 <h2 id="link-title" style="margin-top:0">Link <code>${link.code}</code></h2>
 ${facts(link)}
 <p>${buttons}</p>
+<h3>Open reports (${reports.length})</h3>
+${lists.reports}
+<h3>Open review requests (${reviews.length})</h3>
+${lists.reviews}
 </section>`;
   }
 
