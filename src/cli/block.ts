@@ -36,11 +36,12 @@ export async function listBlocked(_args: Args, store: Store): Promise<{ blocked:
   return { blocked: [...(await store.settings.blockedDomains())].sort() };
 }
 
-const entryText = (e: BlockEntry) =>
+/** What came of `block add|remove`, as the CLI prints it and the operator page says it. */
+export const blockEntryText = (e: BlockEntry) =>
   `${e.domain} ${e.changed ? (e.blocked ? 'blocked' : 'unblocked') : e.blocked ? 'was already blocked' : 'was not blocked'}`;
 
-export const blockAdd = defineCommand(blockDomain, entryText);
-export const blockRemove = defineCommand(unblockDomain, entryText);
+export const blockAdd = defineCommand(blockDomain, blockEntryText);
+export const blockRemove = defineCommand(unblockDomain, blockEntryText);
 export const blockList = defineCommand(listBlocked, ({ blocked }) =>
   blocked.length === 0 ? 'no blocked domains' : blocked.join('\n'),
 );

@@ -10,6 +10,7 @@ export const OPTIONS = {
   email: { type: 'string' },
   password: { type: 'string' },
   'agree-terms': { type: 'boolean' },
+  off: { type: 'boolean' },
   name: { type: 'string' },
   owner: { type: 'string' },
   team: { type: 'string' },
@@ -42,6 +43,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { flags: [], positionals: [] },
   'person add': { flags: ['email', 'password', 'agree-terms'], positionals: [], load: async () => (await import('./person.js')).personAdd },
   'person reset': { flags: ['email'], positionals: [], load: async () => (await import('./person.js')).personReset },
+  'person admin': { flags: ['email', 'off'], positionals: [], load: async () => (await import('./person.js')).personAdmin },
   'team add': { flags: ['name', 'owner'], positionals: [], load: async () => (await import('./team.js')).teamAdd },
   'member add': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberAdd },
   'member remove': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberRemove },
@@ -79,6 +81,8 @@ export const USAGE = `Usage: shortlinks <command> [--json]
                                                  where the person sets their password
   person reset --email E                         a fresh set-password link; the old password, earlier
                                                  links and the person's web sessions end
+  person admin --email E [--off]                 makes the person an operator of the web app's moderation
+                                                 pages (/admin); --off: no longer one
   team add --name N --owner E                    the owner becomes the team's first member
   member add --team TEAM_ID --email E
   member remove --team TEAM_ID --email E         anyone but the team's only owner

@@ -2,10 +2,15 @@ import type { LinkState } from '../domain/link-state.js';
 import type { LinkRecord, Store } from '../store/ports.js';
 import { quote, single, type Args } from './args.js';
 import { defineCommand, type Command } from './command.js';
-import { dataError } from './errors.js';
+import { dataError, type CliError } from './errors.js';
 
 /** A link as the operator sees it; `seq` is the store's insertion counter, no business of anyone outside it. */
 export type OperatorLink = Omit<LinkRecord, 'seq'>;
+
+/** What the CLI (and the operator pages) say of a code that names no link. */
+export function noSuchLink(raw: string): CliError {
+  return dataError(`no link has the code ${quote(raw)}`);
+}
 
 /**
  * `link flag|disable|restore CODE`: sets the link's state. Flagged links show a warning page, disabled ones answer
@@ -14,7 +19,7 @@ export type OperatorLink = Omit<LinkRecord, 'seq'>;
 export async function setLinkState(args: Args, store: Store, state: LinkState, now = new Date()): Promise<OperatorLink> {
   const raw = single(args, 'CODE');
   const link = await store.links.setState(raw.trim(), state, now);
-  if (!link) throw dataError(`no link has the code ${quote(raw)}`);
+  if (!link) throw noSuchLink(raw);
   const { seq: _seq, ...rest } = link;
   return rest;
 }

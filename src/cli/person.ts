@@ -1,6 +1,6 @@
 import { EmailTaken, type Person, type Store } from '../store/ports.js';
 import { optional, required, type Args } from './args.js';
-import { defineContextCommand, type CommandContext } from './command.js';
+import { defineCommand, defineContextCommand, type CommandContext } from './command.js';
 import { dataError, usageError } from './errors.js';
 import { normalizeEmail, personByEmail } from './lookup.js';
 import { hashPassword } from '../auth/password.js';
@@ -58,6 +58,20 @@ export async function resetPerson(args: Args, store: Store, context: CommandCont
   return { ...person, ...link, sessionsEnded };
 }
 
+/** `person admin`'s answer: the person as they are now, and whether the command changed them. */
+export type OperatorChange = Person & { changed: boolean };
+
+/**
+ * `person admin --email E [--off]`: makes the person an operator of the web app's moderation pages (reports,
+ * reviews, link states, the blocklist, the limits), or with --off no longer one. Their next page sees it.
+ */
+export async function setOperator(args: Args, store: Store): Promise<OperatorChange> {
+  const person = await personByEmail(store, required(args, 'email'));
+  const operator = args.values.off !== true;
+  const changed = await store.people.setOperator(person.id, operator);
+  return { ...person, operator, changed };
+}
+
 async function issueLink(store: Store, { publicUrl }: CommandContext, personId: string, reset: boolean, now: Date) {
   const { url, tokenHash, expiresAt } = newPasswordLink(publicUrl, now);
   const { sessionsEnded } = await store.passwordLinks.issue({ personId, tokenHash, expiresAt, reset }, now);
@@ -90,3 +104,8 @@ export const personReset = defineContextCommand(
       linkText(person),
     ].join('\n'),
 );
+
+export const personAdmin = defineCommand(setOperator, (person) => {
+  const now = person.operator ? 'an operator' : 'not an operator';
+  return person.changed ? `${person.email} is ${now} now` : `${person.email} already was ${now}; nothing changed`;
+});

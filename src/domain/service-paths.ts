@@ -8,7 +8,7 @@ export const SERVICE_SEGMENTS: ReadonlySet<string> = new Set([
   '', // the home page
   'mcp',
   'signin', 'signup', 'signout', 'welcome', 'set-password',
-  'app', 'teams', 'developers', 'assistants',
+  'app', 'teams', 'developers', 'assistants', 'admin',
   'docs', 'health', 'healthz',
   'authorize', 'token', 'register', 'revoke', '.well-known',
   'favicon.ico', 'favicon.svg',

@@ -67,6 +67,8 @@ export interface Person {
   email: string;
   agreedTermsAt: string | null;
   createdAt: string;
+  /** An operator: sees the web app's moderation pages (`shortlinks person admin`). */
+  operator: boolean;
 }
 
 export interface Team {
@@ -142,6 +144,8 @@ export interface PeopleStore {
   withPasswordHash(email: string): Promise<{ person: Person; passwordHash: string | null } | null>;
   /** The first step: the person agrees to the terms (once; later calls change nothing). */
   agreeTerms(id: string, now: Date): Promise<void>;
+  /** Makes the person an operator or not; false when they already were so (or no one has the id). */
+  setOperator(id: string, operator: boolean): Promise<boolean>;
 }
 
 export interface Page<K> {

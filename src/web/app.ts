@@ -4,6 +4,10 @@ import { isServicePath } from '../domain/service-paths.js';
 import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
+import { adminBlocklistPages } from './pages/admin-blocklist.js';
+import { adminLimitsPages } from './pages/admin-limits.js';
+import { adminLinkPages } from './pages/admin-links.js';
+import { adminModerationPages } from './pages/admin-moderation.js';
 import { assistantsPage } from './pages/assistants.js';
 import { bulkCreatePages } from './pages/bulk-create.js';
 import { dashboardPages } from './pages/dashboard.js';
@@ -30,7 +34,7 @@ import { processLog } from '../observability/logger.js';
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
  * link), the first step (/welcome), the dashboard (/app) and each link's page (/app/links/<code>), teams, the
  * Developers page, the connected assistants page (the consent page is drawn here too, for the authorization
- * server), the error-code reference that problem `type`s point at, and the not-found page. Server-rendered HTML
+ * server), the operator pages (/admin), the error-code reference that problem `type`s point at, and the not-found page. Server-rendered HTML
  * that works without scripts (the link page's Copy buttons are the one script, from our origin); every form is
  * CSRF-checked.
  */
@@ -97,6 +101,11 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   teamDeletionPages(app, pageDeps);
   developerPages(app, pageDeps);
   assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });
+  // The operator pages (/admin): 404 for everyone but operators (operator-pages.ts).
+  adminModerationPages(app, pageDeps);
+  adminLinkPages(app, pageDeps);
+  adminBlocklistPages(app, pageDeps);
+  adminLimitsPages(app, pageDeps);
 
   app.use((_req, res) => notFound(res));
 

@@ -124,7 +124,8 @@ describe('shortlinks CLI', () => {
 
   it('person add --agree-terms --password: the person, email normalized, terms agreed', async () => {
     const person = await json('person', 'add', '--email', ' Ann@Example.COM ', '--password', PASSWORD, '--agree-terms');
-    expect(Object.keys(person).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id']);
+    expect(Object.keys(person).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id', 'operator']);
+    expect(person.operator).toBe(false);
     expect(person.id).toMatch(/^person_[A-Za-z0-9]{16}$/);
     expect(person.email).toBe('ann@example.com');
     expect(person.createdAt).toMatch(ISO);
@@ -157,7 +158,7 @@ describe('shortlinks CLI', () => {
   it('person add --json without --password: the person and setPasswordUrl; the token kept only as its SHA-256', async () => {
     const before = Date.now();
     const added = await json('person', 'add', '--email', 'cat@example.com');
-    expect(Object.keys(added).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id', 'setPasswordExpiresAt', 'setPasswordUrl']);
+    expect(Object.keys(added).sort()).toEqual(['agreedTermsAt', 'createdAt', 'email', 'id', 'operator', 'setPasswordExpiresAt', 'setPasswordUrl']);
     expect(added.setPasswordUrl).toMatch(SET_PASSWORD_URL);
     const expires = Date.parse(added.setPasswordExpiresAt as string);
     expect(expires).toBeGreaterThanOrEqual(before + DAY_MS);
@@ -179,7 +180,7 @@ describe('shortlinks CLI', () => {
     const first = column('SELECT token_hash FROM password_links WHERE person_id = ?', bob.id) as Buffer;
     const reset = await json('person', 'reset', '--email', ' BOB@example.com ');
     expect(Object.keys(reset).sort()).toEqual(
-      ['agreedTermsAt', 'createdAt', 'email', 'id', 'sessionsEnded', 'setPasswordExpiresAt', 'setPasswordUrl'],
+      ['agreedTermsAt', 'createdAt', 'email', 'id', 'operator', 'sessionsEnded', 'setPasswordExpiresAt', 'setPasswordUrl'],
     );
     expect(reset).toMatchObject({ id: bob.id, email: 'bob@example.com', sessionsEnded: 0 });
     expect(reset.setPasswordUrl).toMatch(SET_PASSWORD_URL);
@@ -201,6 +202,30 @@ describe('shortlinks CLI', () => {
     expect(await refused(1, 'person', 'reset', '--email', 'nobody@example.com')).toBe('no person has the email nobody@example.com');
     expect(await refused(2, 'person', 'reset')).toBe('missing --email');
     expect(await refused(2, 'person', 'reset', '--email', 'x@example.com', '--password', PASSWORD)).toBe('person reset takes no --password');
+  });
+
+  it('person admin makes a person an operator, and --off undoes it; again changes nothing', async () => {
+    const made = await json('person', 'admin', '--email', ' ANN@example.com ');
+    expect(made).toEqual({ ...ann, operator: true, changed: true });
+    expect(column('SELECT operator FROM people WHERE id = ?', ann.id)).toBe(1);
+    const again = await cli('person', 'admin', '--email', 'ann@example.com');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`database: ${dbPath}\nann@example.com already was an operator; nothing changed\n`);
+    const off = await cli('person', 'admin', '--email', 'ann@example.com', '--off');
+    expect(off.stdout).toBe(`database: ${dbPath}\nann@example.com is not an operator now\n`);
+    expect(await json('person', 'admin', '--email', 'ann@example.com', '--off')).toMatchObject({ operator: false, changed: false });
+    expect(column('SELECT operator FROM people WHERE id = ?', ann.id)).toBe(0);
+    const on = await cli('person', 'admin', '--email', 'bob@example.com');
+    expect(on.stdout).toBe(`database: ${dbPath}\nbob@example.com is an operator now\n`);
+    expect(await json('person', 'admin', '--email', 'bob@example.com', '--off')).toMatchObject({ id: bob.id, operator: false, changed: true });
+  });
+
+  it('person admin refuses an unknown email (exit 1), a missing or bad one and a value for --off (exit 2)', async () => {
+    expect(await refused(1, 'person', 'admin', '--email', 'nobody@example.com')).toBe('no person has the email nobody@example.com');
+    expect(await refused(2, 'person', 'admin')).toBe('missing --email');
+    expect(await refused(2, 'person', 'admin', '--email', 'not-an-email')).toBe('not an email address: "not-an-email"');
+    expect(await refused(2, 'person', 'admin', '--email', 'ann@example.com', '--off=yes')).toBe('--off takes no value');
+    expect(await refused(2, 'person', 'add', '--email', 'x@example.com', '--off')).toBe('person add takes no --off');
   });
 
   it('person add refuses an email that exists, whatever its case (exit 1)', async () => {
@@ -369,6 +394,10 @@ describe('shortlinks CLI', () => {
     const before = await json('limits', 'show');
     expect(await refused(2, 'limits', 'set', '--per-day', '50', '--team-links', '2.5')).toBe(
       '--team-links must be a whole number from 1 to 1000000000: "2.5"',
+    );
+    // Several bad values: the one line names the first in the order of the flags, as it always did.
+    expect(await refused(2, 'limits', 'set', '--teams-per-hour', 'x', '--per-hour', '0', '--per-day', '50')).toBe(
+      '--per-hour must be a whole number from 1 to 1000000000: "0"',
     );
     await Promise.all(['0', '-3', 'ten', '', '1e3'].map((bad) => refused(2, 'limits', 'set', `--per-day=${bad}`)));
     await refused(2, 'limits', 'set');

@@ -382,4 +382,8 @@ export const migrations: readonly string[] = [
   END
   $$;
   `,
+  // 8 (SQLite's 15): operators of the web app's moderation pages (`shortlinks person admin --email E [--off]`).
+  `
+  ALTER TABLE people ADD COLUMN operator boolean NOT NULL DEFAULT false;
+  `,
 ];

@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import type { PgPool } from './database.js';
 import { silentAccessWrite, type AccessWrite } from './access-writes.js';
-import { row } from './query.js';
+import { changed, row } from './query.js';
 import { PERSON_COLUMNS } from './rows.js';
 
 /** PostgreSQL's unique_violation. */
@@ -19,7 +19,7 @@ export function pgPeople(pool: PgPool, random: Random, accessWrite: AccessWrite 
   return {
     async add({ email, passwordHash, agreedTerms, addedByOperator = false }, now) {
       const at = now.toISOString();
-      const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at };
+      const person: Person = { id: newId('person', random), email, agreedTermsAt: agreedTerms ? at : null, createdAt: at, operator: false };
       try {
         await pool.query(
           `INSERT INTO people (id, email, password_hash, agreed_terms_at, created_at, added_by_operator)
@@ -52,6 +52,10 @@ export function pgPeople(pool: PgPool, random: Random, accessWrite: AccessWrite 
       await accessWrite((client) =>
         client.query('UPDATE people SET agreed_terms_at = $1 WHERE id = $2 AND agreed_terms_at IS NULL', [now.toISOString(), id]),
       );
+    },
+    async setOperator(id, on) {
+      // Not cached anywhere: every signed-in page reads its person afresh, so no process needs telling.
+      return (await changed(pool, 'UPDATE people SET operator = $1 WHERE id = $2 AND operator <> $1', [on, id])) > 0;
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 
 /** A person's columns under their Person names; the query names the people table `p`. */
-export const PERSON_COLUMNS = 'p.id, p.email, p.agreed_terms_at AS "agreedTermsAt", p.created_at AS "createdAt"';
+export const PERSON_COLUMNS = 'p.id, p.email, p.agreed_terms_at AS "agreedTermsAt", p.created_at AS "createdAt", p.operator';
 
 /**
  * Appended to text in ORDER BY and keyset comparisons: SQLite compares text byte by byte, while PostgreSQL uses

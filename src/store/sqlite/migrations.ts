@@ -303,6 +303,10 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE tokens ADD COLUMN label TEXT;
   `,
+  // 15: operators of the web app's moderation pages (`shortlinks person admin --email E [--off]`); nobody at first.
+  `
+  ALTER TABLE people ADD COLUMN operator INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /**

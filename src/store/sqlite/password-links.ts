@@ -1,8 +1,8 @@
 import type { PasswordLinkState, PasswordLinkStore } from '../ports.js';
 import { passwordLinkState, type StoredPasswordLink } from '../password-link-state.js';
 import { writeTransaction, type Db } from './database.js';
+import { PERSON_COLUMNS, personOf } from './people.js';
 
-const PERSON = 'p.id, p.email, p.agreed_terms_at AS agreedTermsAt, p.created_at AS createdAt';
 
 export function sqlitePasswordLinks(db: Db): PasswordLinkStore {
   // A person has at most one link: a new one replaces the old, so a link handed out earlier stops working.
@@ -13,14 +13,15 @@ export function sqlitePasswordLinks(db: Db): PasswordLinkStore {
   const clearPassword = db.prepare('UPDATE people SET password_hash = NULL WHERE id = ?');
   const endSessions = db.prepare('DELETE FROM web_sessions WHERE person_id = ?');
   const byHash = db.prepare(
-    `SELECT ${PERSON}, l.expires_at AS expiresAt, l.used_at AS usedAt
+    `SELECT ${PERSON_COLUMNS}, l.expires_at AS expiresAt, l.used_at AS usedAt
      FROM password_links l JOIN people p ON p.id = l.person_id WHERE l.token_hash = ?`,
   );
   const spend = db.prepare('UPDATE password_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL');
   const setPassword = db.prepare('UPDATE people SET password_hash = ? WHERE id = ?');
 
   function stateOf(tokenHash: Buffer, now: Date): PasswordLinkState {
-    return passwordLinkState(byHash.get(tokenHash) as StoredPasswordLink | undefined, now);
+    const row = byHash.get(tokenHash) as (StoredPasswordLink & { operator: number }) | undefined;
+    return passwordLinkState(row && personOf(row), now);
   }
 
   const issue = writeTransaction(

@@ -9,7 +9,7 @@ export function peopleAndTeams(open: OpenStore): void {
     describe('people', () => {
       it('adds a person and finds them by id and by email, the email as stored', async () => {
         const added = await s.person({ email: 'Ada.Lovelace@Example.com', agreedTerms: false });
-        expect(added).toEqual({ id: expect.any(String), email: 'Ada.Lovelace@Example.com', agreedTermsAt: null, createdAt: T0.toISOString() });
+        expect(added).toEqual({ id: expect.any(String), email: 'Ada.Lovelace@Example.com', agreedTermsAt: null, createdAt: T0.toISOString(), operator: false });
         expect(await s.store.people.get(added.id)).toEqual(added);
         expect(await s.store.people.findByEmail('Ada.Lovelace@Example.com')).toEqual(added);
         expect(await s.store.people.get('person_unknown')).toBeNull();
@@ -44,6 +44,30 @@ export function peopleAndTeams(open: OpenStore): void {
         const agreed = await s.person({ agreedTerms: true });
         await s.store.people.agreeTerms(agreed.id, at(MINUTE));
         expect(await s.store.people.get(agreed.id)).toEqual(agreed);
+      });
+    });
+
+    describe('operators', () => {
+      it('makes a person an operator and back, saying whether anything changed', async () => {
+        const person = await s.person({ email: 'op@example.com', passwordHash: 'scrypt$abc' });
+        expect(person.operator).toBe(false);
+        expect(await s.store.people.setOperator(person.id, true)).toBe(true);
+        expect(await s.store.people.setOperator(person.id, true)).toBe(false);
+        const operator = { ...person, operator: true };
+        expect(await s.store.people.get(person.id)).toEqual(operator);
+        expect(await s.store.people.findByEmail('op@example.com')).toEqual(operator);
+        expect(await s.store.people.withPasswordHash('op@example.com')).toEqual({ person: operator, passwordHash: 'scrypt$abc' });
+        expect(await s.store.people.setOperator(person.id, false)).toBe(true);
+        expect(await s.store.people.setOperator(person.id, false)).toBe(false);
+        expect(await s.store.people.get(person.id)).toEqual(person);
+      });
+
+      it('changes no one else, and answers false for an unknown id', async () => {
+        const one = await s.person({ email: 'one@example.com' });
+        const other = await s.person({ email: 'other@example.com' });
+        await s.store.people.setOperator(one.id, true);
+        expect(await s.store.people.get(other.id)).toEqual(other);
+        expect(await s.store.people.setOperator('person_unknown', true)).toBe(false);
       });
     });
 

@@ -1,0 +1,56 @@
+import type { RequestHandler, Response } from 'express';
+import type { Args } from '../cli/args.js';
+import { html, type Html } from '../views/html.js';
+import { notFound, render, signedInOnly, type PageDeps } from './request.js';
+
+type Handler = Parameters<typeof signedInOnly>[1];
+
+/**
+ * Wraps a handler of an operator page (`/admin...`, marked with `shortlinks person admin`). Anyone else signed in
+ * gets the not-found page (404), the answer for an address that names nothing, so the pages do not tell that they
+ * exist; signed out leads to sign-in, as every page. Asked on every request, so `person admin --off` takes effect on
+ * the next one.
+ */
+export function operatorOnly(deps: PageDeps, handler: Handler): RequestHandler {
+  return signedInOnly(deps, async (req, res, me) => {
+    if (!me.person.operator) return notFound(res);
+    await handler(req, res, me);
+  });
+}
+
+/**
+ * What a CLI command function receives, as the command line would give it: the operator pages call the CLI's own
+ * functions (src/cli), so every rule and message is the CLI's.
+ */
+export function commandArgs(values: Record<string, string | boolean | undefined> = {}, positionals: string[] = []): Args {
+  return { values, positionals };
+}
+
+/** A CLI message (`no link has the code "x"`) as a sentence on a page. */
+export function sentence(message: string): string {
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+}
+
+const SECTIONS = [
+  ['/admin', 'Moderation'],
+  ['/admin/links', 'Links'],
+  ['/admin/blocklist', 'Blocklist'],
+  ['/admin/limits', 'Limits'],
+] as const;
+
+/** Which operator page is open, by its address. */
+export type OperatorSection = (typeof SECTIONS)[number][0];
+
+/** An operator page: the operator pages' own navigation above its body, the header marking "Operator". */
+export function renderOperatorPage(res: Response, status: number, title: string, section: OperatorSection, body: Html): void {
+  const items = SECTIONS.map(
+    ([href, label]) => html`<li><a href="${href}"${href === section ? html` aria-current="page"` : html``}>${label}</a></li>`,
+  );
+  render(
+    res,
+    status,
+    title,
+    html`<nav aria-label="Operator pages"><ul style="display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:0 0 1rem">${items}</ul></nav>${body}`,
+    'admin',
+  );
+}

@@ -1,0 +1,138 @@
+import type { Express, Request, Response } from 'express';
+import type { SignedIn } from '../../auth/web-sessions.js';
+import { CliError } from '../../cli/errors.js';
+import { noSuchLink, setLinkState } from '../../cli/link.js';
+import { listReports, listReviews } from '../../cli/moderation.js';
+import type { LinkState } from '../../domain/link-state.js';
+import type { LinkRecord } from '../../store/ports.js';
+import { buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
+import { html, when, type Html } from '../../views/html.js';
+import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
+import { notFound, queryText, render, type PageDeps } from '../request.js';
+import { moderationLists } from './admin-entries.js';
+
+/** Each action of the page, the state it sets and what the page says after it. */
+const ACTIONS = {
+  flag: { state: 'flagged', done: 'Link flagged: it shows a warning page before its destination.' },
+  disable: { state: 'disabled', done: 'Link disabled: it answers 410 and can no longer be changed.' },
+  restore: { state: 'active', done: 'Link restored: it redirects again, and its open reports and review requests are resolved.' },
+} as const satisfies Record<string, { state: LinkState; done: string }>;
+
+type Action = keyof typeof ACTIONS;
+
+const isAction = (value: string): value is Action => Object.hasOwn(ACTIONS, value);
+
+/**
+ * The operator's links page, `/admin/links`: finds any link by its code, shows it, and flags, disables or restores
+ * it with the CLI's `link flag|disable|restore` (restoring resolves its reports and reviews). Disabling, which
+ * stops the link, asks first on a page of its own that names the destination. Every change reaches every process
+ * at once: the store tells the others, as it does for the CLI.
+ */
+export function adminLinkPages(app: Express, deps: PageDeps): void {
+  const { store, clock } = deps.ctx;
+
+  async function show(req: Request, res: Response, me: SignedIn) {
+    const raw = queryText(req, 'code');
+    const code = raw.trim();
+    const link = code === '' ? null : await store.links.findByCode(code);
+    const fault = code !== '' && !link ? sentence(noSuchLink(raw).message) : undefined;
+    const done = queryText(req, 'done');
+    const card = link ? await linkCard(link, me.csrf) : html``;
+    renderOperatorPage(
+      res,
+      fault ? 404 : 200,
+      link ? `Link ${link.code}` : 'Links',
+      '/admin/links',
+      html`<h1>Links</h1>${noticeBox(link && isAction(done) ? ACTIONS[done].done : undefined)}
+<form method="get" action="/admin/links" class="card" novalidate>
+${textField({ name: 'code', label: 'Code of the link', value: raw, error: fault, required: true, hint: 'The 7 characters after the address, like aB3dE5f.' })}
+<button type="submit">Find the link</button>
+</form>
+${card}`,
+    );
+  }
+
+  /** The link, its actions, and what stands against it: its open reports and review requests, as on /admin. */
+  async function linkCard(link: LinkRecord, csrf: string): Promise<Html> {
+    const action = (name: Action, label: string, className: string) =>
+      buttonForm({ action: `/admin/links/${link.code}/${name}`, csrf, label, className });
+    const buttons = [
+      link.state !== 'flagged' ? action('flag', 'Flag', 'quiet') : html``,
+      link.state !== 'disabled' ? html` <a href="/admin/links/${link.code}/disable">Disable…</a> ` : html``,
+      link.state !== 'active' ? action('restore', 'Restore', 'quiet') : html``,
+    ];
+    const reports = (await listReports(commandArgs(), store, clock.now())).reports.filter((r) => r.linkCode === link.code);
+    const reviews = (await listReviews(commandArgs(), store)).reviews.filter((r) => r.linkCode === link.code);
+    const lists = await moderationLists(store, reports, reviews);
+    return html`<section class="card" aria-labelledby="link-title">
+<h2 id="link-title" style="margin-top:0">Link <code>${link.code}</code></h2>
+${facts(link)}
+<p>${buttons}</p>
+<h3>Open reports (${reports.length})</h3>
+${lists.reports}
+<h3>Open review requests (${reviews.length})</h3>
+${lists.reviews}
+</section>`;
+  }
+
+  function facts(link: LinkRecord): Html {
+    const { publicUrl } = deps.ctx.config;
+    const row = (term: string, value: Html | string) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
+    return html`<dl class="facts">
+${row('State', link.state)}
+${row('Destination', link.destination)}
+${row('Short address', html`${publicUrl}/${link.code}${link.name ? html`<br>${publicUrl}/${link.name}` : html``}`)}
+${row('Note', link.note ?? html`<span class="muted">none</span>`)}
+${row('Team', html`<code>${link.teamId}</code>`)}
+${row('Made', when(link.createdAt))}
+${row('Changed', when(link.changedAt))}
+</dl>`;
+  }
+
+  /** A refused action: the CLI's reason on the page, with its status (an unknown code is 404). */
+  function refused(res: Response, error: CliError) {
+    const status = error.exitCode === 2 ? 400 : 404;
+    renderOperatorPage(res, status, 'Links', '/admin/links', html`<h1>Links</h1><p class="alert" role="alert">${sentence(error.message)}</p><p><a href="/admin/links">Find a link</a></p>`);
+  }
+
+  app.get('/admin/links', operatorOnly(deps, show));
+
+  app.get(
+    '/admin/links/:code/disable',
+    operatorOnly(deps, async (req, res, me) => {
+      const link = await store.links.findByCode(String(req.params.code));
+      if (!link) return refused(res, noSuchLink(String(req.params.code)));
+      render(
+        res,
+        200,
+        `Disable ${link.code}?`,
+        html`<h1>Disable the link <code>${link.code}</code>?</h1>
+<div class="card">
+<p>It leads to <strong style="overflow-wrap:anywhere">${link.destination}</strong>.</p>
+<p>Once disabled it answers 410 with a page instead of redirecting, at once on every process, and its team can
+no longer change it (only delete it). Restoring it undoes this.</p>
+<form method="post" action="/admin/links/${link.code}/disable">${csrfField(me.csrf)}
+<button type="submit" class="danger">Disable the link</button>
+<a href="/admin/links?code=${link.code}" style="margin-left:1rem">Keep it as it is</a>
+</form>
+</div>`,
+        'admin',
+      );
+    }),
+  );
+
+  app.post(
+    '/admin/links/:code/:action',
+    operatorOnly(deps, async (req, res) => {
+      const name = String(req.params.action);
+      if (!isAction(name)) return notFound(res);
+      try {
+        const link = await setLinkState(commandArgs({}, [String(req.params.code)]), store, ACTIONS[name].state, clock.now());
+        res.redirect(303, `/admin/links?code=${encodeURIComponent(link.code)}&done=${name}`);
+      } catch (error) {
+        if (error instanceof CliError) return refused(res, error);
+        throw error;
+      }
+    }),
+  );
+}
