@@ -25,7 +25,10 @@ export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
  */
 export const TOOL_LIST_TTL_MS = 60_000;
 
+// With schemas of their own, malformed params are invalid params (-32602), where the SDK's default check answers
+// any malformed request but tools/call as an internal error (-32603), as if the fault were ours.
 const readParams = z.looseObject({ uri: z.string() });
+const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
 
 /** The views change only with a new release, and are the same for everyone. */
 const VIEW_LIST_TTL_MS = 3_600_000;
@@ -50,12 +53,10 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     },
   });
   const withViews = () => showsApps(server.getClientCapabilities());
-  server.setRequestHandler('tools/list', async () => ({ tools: await listTools(ctx, withViews()) }));
-  server.setRequestHandler('resources/list', async () => ({ resources: listAppResources() }));
+  server.setRequestHandler('tools/list', { params: listParams }, async () => ({ tools: await listTools(ctx, withViews()) }));
+  server.setRequestHandler('resources/list', { params: listParams }, async () => ({ resources: listAppResources() }));
   // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-  // With a schema of its own, a read without a string `uri` is invalid params (-32602), where the SDK's default
-  // check answers any malformed request but tools/call as an internal error.
+  server.setRequestHandler('resources/templates/list', { params: listParams }, async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, publicUrl));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);

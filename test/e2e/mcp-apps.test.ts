@@ -174,6 +174,18 @@ describe('what a client sends wrong', () => {
     }
   });
 
+  it.each(['tools/list', 'resources/list', 'resources/templates/list'])('%s with a cursor that is not a string is invalid params (-32602)', async (method) => {
+    const rpc = rpc2026(server.url, APPS);
+    for (const cursor of [5, null, ['a']]) {
+      const reply = await rpc.send(alice.token, method, { cursor });
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.code).toBe(-32602);
+      expect(reply.body.error.message).toMatch(new RegExp(`^Invalid params for ${method}: cursor: `));
+    }
+    const good = await rpc.send(alice.token, method, { cursor: 'anything' });
+    expect(good.body.error).toBeUndefined();
+  });
+
   it.each([
     ['extensions not an object', { extensions: 'x' }],
     ['the extension null', { extensions: { 'io.modelcontextprotocol/ui': null } }],
