@@ -83,7 +83,12 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     const question = await tool.confirmation!(input as never, caller, ctx);
     const binding = { personId: caller.personId, tool: tool.name, input };
     const answer = confirmWithPerson(server, extra, question, confirm, binding, states);
-    if (answer === 'confirmed') return run(ctx, tool, input, caller);
+    if (answer === 'confirmed') {
+      // A 2025-11-25 person's yes may arrive much later, and through another process (answer-relay.ts), not as a
+      // request of its own here: catch up, so a token revoked or a link changed meanwhile is seen.
+      await ctx.store.changes.catchUp();
+      return run(ctx, tool, input, caller);
+    }
     if (answer !== 'declined') return answer;
     if (extra.mcpReq.envelope === undefined) throw apiError.conflict('The person did not confirm, so nothing was deleted.');
     return toolResult({ result: null, declined: true }, publicUrl);

@@ -5,6 +5,8 @@ import type { Store } from '../../src/store/ports.js';
 import { openDatabase } from '../../src/store/postgres/database.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { pgRateQueries } from '../../src/store/postgres/rates.js';
+import { rateOperations } from '../../src/store/operations/rates.js';
+import { runAwaiting } from '../../src/store/operations/steps.js';
 import { newTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
@@ -49,6 +51,33 @@ describe('rate limits shared through PostgreSQL', () => {
     );
     expect(answers.filter((both) => both.every((answer) => answer.allowed))).toHaveLength(5);
     for (const key of ['a', 'b']) expect((await stores[0]!.rates.peek(key, 5, 60_000, 0)).remaining).toBe(0);
+  });
+
+  it('count a take that another, later take overtook between its reading and its adding', async () => {
+    // B reads at 500, while the call made at 0 still counts; before B adds, A takes at 1,500, when it no longer
+    // does. B must then read again and count both: the key holds 2 calls at 1,600, A's and B's.
+    const { pool, close } = await openDatabase(await newTestDatabase());
+    try {
+      const queries = pgRateQueries(pool);
+      expect((await runAwaiting(rateOperations().takeAll([['k', 10]], 1_000, 0), queries))[0]![0]!.allowed).toBe(true);
+      let overtaken = false;
+      const overtaking = {
+        ...queries,
+        addCalls: async (...args: Parameters<typeof queries.addCalls>) => {
+          if (!overtaken) {
+            overtaken = true;
+            await runAwaiting(rateOperations().takeAll([['k', 10]], 1_000, 1_500), queries);
+          }
+          return queries.addCalls(...args);
+        },
+      };
+      const [[b]] = await runAwaiting(rateOperations().takeAll([['k', 10]], 1_000, 500), overtaking);
+      expect(overtaken).toBe(true);
+      expect(b!.allowed).toBe(true);
+      expect((await runAwaiting(rateOperations().peek('k', 10, 1_000, 1_600), queries)).remaining).toBe(8);
+    } finally {
+      await close();
+    }
   });
 
   it('lock the keys of an operation in one order whatever order they are named in, so two never deadlock', async () => {

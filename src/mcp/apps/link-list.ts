@@ -56,7 +56,7 @@ function render(answer) {
 }
 
 var view = {
-  input: function (args) { asked = args; },
+  input: function (args) { asked = isObject(args) ? args : {}; },
   result: function (result) {
     if (!isObject(result.structuredContent)) return show([el('p', 'muted', ['This result holds no links.'])]);
     render(result.structuredContent);

@@ -10,7 +10,7 @@ export type Convert = (value: unknown) => unknown;
  */
 const BY_TYPE: Readonly<Record<string, (value: unknown) => unknown>> = {
   text: (value) => (typeof value === 'string' ? value : undefined),
-  // SQLite keeps flags as 0/1 (people.added_by_operator, tokens.limited, names.retired).
+  // SQLite keeps flags as 0/1 (people.added_by_operator, people.operator, tokens.limited, names.retired).
   boolean: (value) => (value === 1n ? true : value === 0n ? false : undefined),
   bytea: (value) => (Buffer.isBuffer(value) ? value : undefined),
   bigint: (value) => (typeof value === 'bigint' ? value.toString() : undefined),

@@ -12,23 +12,24 @@ export interface CallOf extends CallRow {
   key: string;
 }
 
+/** A key's newest call, whether or not it still counts, and its oldest call still counted (null: none is). */
 export interface CallEnds {
-  oldest: CallRow;
+  oldest: CallRow | null;
   newest: CallRow;
 }
 
-/** countedEnds' statement, with the placeholders of an adapter's SQL (key, now, key). */
-export function countedEndsSql(key: string, now: string, sameKey: string): string {
+/** countedEnds' statement, with the placeholders of an adapter's SQL (key, key, now). */
+export function countedEndsSql(key: string, sameKey: string, now: string): string {
   const calls = (k: string) => `SELECT until, seq FROM rate_events WHERE key = ${k}`;
   return `SELECT o.until AS "oldestUntil", o.seq AS "oldestSeq", n.until AS "newestUntil", n.seq AS "newestSeq"
-    FROM (${calls(key)} AND until > ${now} ORDER BY until, seq LIMIT 1) o,
-         (${calls(sameKey)} ORDER BY until DESC, seq DESC LIMIT 1) n`;
+    FROM (${calls(key)} ORDER BY until DESC, seq DESC LIMIT 1) n
+    LEFT JOIN (${calls(sameKey)} AND until > ${now} ORDER BY until, seq LIMIT 1) o ON true`;
 }
 
 /** The row of countedEnds' statement. */
 export interface CallEndsRow {
-  oldestUntil: number;
-  oldestSeq: number;
+  oldestUntil: number | null;
+  oldestSeq: number | null;
   newestUntil: number;
   newestSeq: number;
 }
@@ -36,7 +37,14 @@ export interface CallEndsRow {
 /** countedEnds' answer from its row. */
 export function callEnds(row: CallEndsRow | null | undefined): CallEnds | null {
   if (!row) return null;
-  return { oldest: { until: row.oldestUntil, seq: row.oldestSeq }, newest: { until: row.newestUntil, seq: row.newestSeq } };
+  const oldest = row.oldestUntil === null || row.oldestSeq === null ? null : { until: row.oldestUntil, seq: row.oldestSeq };
+  return { oldest, newest: { until: row.newestUntil, seq: row.newestSeq } };
+}
+
+/** A key's newest call as a take read it (null: the key had none), which adding its calls requires unchanged. */
+export interface NewestRead {
+  key: string;
+  newest: CallRow | null;
 }
 
 /**
@@ -51,18 +59,18 @@ export interface RateQueries {
    */
   lockKeys(keys: readonly string[]): void;
   /**
-   * The key's oldest call still counted at `nowMs` and its newest call, in one statement (a take is on the path of
-   * every API call); null when none is counted.
+   * The key's newest call and its oldest call still counted at `nowMs`, in one statement (a take is on the path of
+   * every API call); null when the key has no call at all.
    */
   countedEnds(key: string, nowMs: number): CallEnds | null;
   /** The key's call `offset` places before its newest. */
   nthNewestCall(key: string, offset: number): CallRow | null;
   /**
-   * Adds the calls, in one statement however many, unless another process added a call of one of their keys, still
-   * counted at `nowMs`, after the reads they were decided on: then adds none and answers false, and the take reads
-   * again. (SQLite's write transaction holds the file from its first read, so it always adds.)
+   * Adds the calls, in one statement however many, if every key's newest call is still the one the take read
+   * (`read`): otherwise another process took from a key since, or swept it, and this adds none and answers false,
+   * and the take reads again. (SQLite's write transaction holds the file from its first read, so it always adds.)
    */
-  addCalls(calls: readonly CallOf[], nowMs: number): boolean;
+  addCalls(calls: readonly CallOf[], read: readonly NewestRead[]): boolean;
   /** Drops every key's calls that stopped counting by `nowMs` (any process may, for keys nobody calls again). */
   sweepCalls(nowMs: number): void;
   streak(key: string): Streak | null;

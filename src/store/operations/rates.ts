@@ -1,6 +1,6 @@
 import { streakEnded, streakWaitMs, windowAnswer, type RateKey, type SlowdownRule, type WindowAnswer } from '../../support/rate-limiter.js';
 import type { RateStore } from '../ports.js';
-import { q, type CallOf, type CallRow, type RateQueries } from './rate-queries.js';
+import { q, type CallOf, type CallRow, type NewestRead, type RateQueries } from './rate-queries.js';
 import type { Steps } from './steps.js';
 import { batchedTakes } from './take-batches.js';
 
@@ -35,11 +35,14 @@ export function rateOperations() {
 
   function* windowOf(key: string, limit: number, nowMs: number): Op<KeyWindow> {
     const ends = yield* q.countedEnds(key, nowMs);
-    if (!ends) return { counted: 0, decidingUntil: 0, last: null };
+    // `last` is the newest call even when it stopped counting: seq goes on from it, never back to 1 while a row
+    // of the key is stored, so the newest's seq less the oldest counted one's always counts the calls between.
+    if (!ends?.oldest) return { counted: 0, decidingUntil: 0, last: ends?.newest ?? null };
     const { oldest, newest: last } = ends;
     const counted = last.seq - oldest.seq + 1;
-    // Only when a lowered limit left more counted than it allows: when the newest `limit` begin.
-    const deciding = counted > limit ? (yield* q.nthNewestCall(key, limit - 1))! : oldest;
+    // Only when a lowered limit left more counted than it allows: when the newest `limit` begin. Read apart from
+    // the ends, so a sweep may have taken the row meanwhile (on PostgreSQL takes hold no lock): then the oldest.
+    const deciding = counted > limit ? ((yield* q.nthNewestCall(key, limit - 1)) ?? oldest) : oldest;
     return { counted, decidingUntil: deciding.until, last };
   }
 
@@ -51,6 +54,7 @@ export function rateOperations() {
     const windows: KeyWindow[] = [];
     // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
     for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
+    const read: NewestRead[] = keys.map(([key], i) => ({ key, newest: windows[i]!.last }));
     const added: CallOf[] = [];
     const answers: WindowAnswer[][] = [];
     for (let call = 0; call < calls; call++) {
@@ -71,7 +75,7 @@ export function rateOperations() {
         }),
       );
     }
-    return { added, answers };
+    return { added, answers, read };
   }
 
   return {
@@ -92,8 +96,8 @@ export function rateOperations() {
         yield* q.sweepCalls(nowMs);
       }
       for (;;) {
-        const { added, answers } = yield* decideTakes(keys, windowMs, nowMs, calls);
-        if (added.length === 0 || (yield* q.addCalls(added, nowMs))) return answers;
+        const { added, answers, read } = yield* decideTakes(keys, windowMs, nowMs, calls);
+        if (added.length === 0 || (yield* q.addCalls(added, read))) return answers;
       }
     },
 

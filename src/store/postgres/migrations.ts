@@ -9,7 +9,7 @@
  * - BLOB → bytea (hashes). Epoch milliseconds (link_events.at, idempotency.created_at), links.seq and clicks.count
  *   → bigint; database.ts reads bigint as a JavaScript number. Other times stay ISO 8601 text as in SQLite, so both
  *   adapters hand the ports the same strings.
- * - 0/1 flags (people.added_by_operator, tokens.limited, names.retired) → boolean: the adapter maps true/false
+ * - 0/1 flags (people.added_by_operator, people.operator, tokens.limited, names.retired) → boolean: the adapter maps true/false
  *   where the SQLite one maps 1/0.
  * - people.email: SQLite's COLLATE NOCASE becomes a unique index on lower(email). Emails are stored lowercased
  *   (emailOrNull) anyway; lookups that want the index write `lower(email) = lower($1)`.
@@ -360,20 +360,21 @@ export const migrations: readonly string[] = [
   `,
   // 7 (no SQLite counterpart, whose write transaction holds the whole file): a take of the rate limiter adds its
   // calls in one statement that checks, under the keys' locks and with a fresh snapshot (VOLATILE: each statement
-  // inside sees what committed before it), that no process added a call of these keys since the take read them;
-  // false (adding nothing) when one did. A take is then two round trips, a read and this, instead of five (BEGIN,
-  // lock, read, insert, COMMIT). The newest row of a key is its highest seq: until never goes down within a key.
+  // inside sees what committed before it), that each key's newest row is still the one the take read (null: none),
+  // so no process took from it or swept it since; false (adding nothing) otherwise. A take is then two round trips,
+  // a read and this, instead of five (BEGIN, lock, read, insert, COMMIT).
   `
-  CREATE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[], now_ms bigint, lock_seed bigint)
+  CREATE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[],
+    read_keys text[], read_untils bigint[], read_seqs bigint[], lock_seed bigint)
   RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
   BEGIN
     PERFORM pg_advisory_xact_lock(h) FROM unnest(ARRAY(
-      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(keys) AS k ORDER BY 1)) AS h;
+      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(read_keys) AS k ORDER BY 1)) AS h;
     IF EXISTS (
-      SELECT 1 FROM (SELECT k, min(s) AS first FROM unnest(keys, seqs) AS a(k, s) GROUP BY k) AS a
-      WHERE EXISTS (
-        SELECT 1 FROM (SELECT r.until, r.seq FROM rate_events r WHERE r.key = a.k ORDER BY r.until DESC, r.seq DESC LIMIT 1) AS n
-        WHERE n.until > now_ms AND n.seq >= a.first)
+      SELECT 1 FROM unnest(read_keys, read_untils, read_seqs) AS r(k, u, s)
+      LEFT JOIN LATERAL (
+        SELECT e.until, e.seq FROM rate_events e WHERE e.key = r.k ORDER BY e.until DESC, e.seq DESC LIMIT 1) AS n ON true
+      WHERE n.until IS DISTINCT FROM r.u OR n.seq IS DISTINCT FROM r.s
     ) THEN
       RETURN false;
     END IF;

@@ -47,13 +47,21 @@ export function pgRateQueries(client: Queryable): Answers {
            SELECT DISTINCT hashtextextended(k, ${KEY_LOCK_SEED}) FROM unnest($1::text[]) AS k ORDER BY 1)) AS h`,
         [keys],
       ),
-    countedEnds: async (key, nowMs) => callEnds(await row<CallEndsRow>(client, countedEndsSql('$1', '$2', '$1'), [key, nowMs])),
+    countedEnds: async (key, nowMs) => callEnds(await row<CallEndsRow>(client, countedEndsSql('$1', '$1', '$2'), [key, nowMs])),
     nthNewestCall: (key, offset) => call('ORDER BY until DESC, seq DESC LIMIT 1 OFFSET $2', [key, offset]),
-    addCalls: async (calls, nowMs) => {
+    addCalls: async (calls, read) => {
       const added = await row<{ added: boolean }>(
         client,
-        'SELECT rate_events_add($1::text[], $2::bigint[], $3::bigint[], $4, $5) AS added',
-        [calls.map((c) => c.key), calls.map((c) => c.until), calls.map((c) => c.seq), nowMs, KEY_LOCK_SEED],
+        'SELECT rate_events_add($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7) AS added',
+        [
+          calls.map((c) => c.key),
+          calls.map((c) => c.until),
+          calls.map((c) => c.seq),
+          read.map((r) => r.key),
+          read.map((r) => r.newest?.until ?? null),
+          read.map((r) => r.newest?.seq ?? null),
+          KEY_LOCK_SEED,
+        ],
       );
       return added!.added;
     },

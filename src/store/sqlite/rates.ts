@@ -39,7 +39,7 @@ export function sqliteRates(path: string): RateStore & { close(): void } {
 function open(path: string): { db: Db; queries: RateQueries } {
   const db = openDatabase(path);
   const row = 'SELECT until, seq FROM rate_events WHERE key = ?';
-  const countedEnds = db.prepare<[string, number, string], CallEndsRow>(countedEndsSql('?', '?', '?'));
+  const countedEnds = db.prepare<[string, string, number], CallEndsRow>(countedEndsSql('?', '?', '?'));
   const nthNewest = db.prepare<[string, number], CallRow>(`${row} ORDER BY until DESC, seq DESC LIMIT 1 OFFSET ?`);
   const addCall = db.prepare<[string, number, number]>('INSERT INTO rate_events (key, until, seq) VALUES (?, ?, ?)');
   const sweepCalls = db.prepare<[number]>('DELETE FROM rate_events WHERE until <= ?');
@@ -54,7 +54,7 @@ function open(path: string): { db: Db; queries: RateQueries } {
   const sweepStreaks = db.prepare<[number]>('DELETE FROM failure_streaks WHERE last_at < ?');
   const queries: RateQueries = {
     lockKeys: () => undefined,
-    countedEnds: (key, nowMs) => callEnds(countedEnds.get(key, nowMs, key)),
+    countedEnds: (key, nowMs) => callEnds(countedEnds.get(key, key, nowMs)),
     nthNewestCall: (key, offset) => nthNewest.get(key, offset) ?? null,
     // The write transaction has held the file since the take's first read: nothing can have come in between.
     addCalls: (calls) => {

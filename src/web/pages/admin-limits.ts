@@ -24,27 +24,42 @@ const LABELS: Record<LimitFlag, string> = {
 
 const FLAGS = Object.keys(LIMIT_FLAGS) as LimitFlag[];
 
+/** The hidden field that keeps the value a limit had when the form was drawn. */
+const shownName = (flag: LimitFlag) => `shown-${flag}`;
+
 /**
  * The limits, `/admin/limits`: every limit `limits set` takes, in one form, saved by the CLI's own function (all
- * or nothing; every value it refuses is shown beside its field at once). Every process applies them on its next
- * request.
+ * or nothing; every value it refuses is shown beside its field at once). Only the limits whose value was changed
+ * on the form are sent, as only the flags given on a command line: a browser sends every field, and saving the
+ * others would store today's defaults as overrides (a later release's defaults would never apply) and undo what
+ * another operator set meanwhile. Every process applies them on its next request.
  */
 export function adminLimitsPages(app: Express, deps: PageDeps): void {
   const { store } = deps.ctx;
 
-  async function show(req: Request, res: Response, me: SignedIn, status = 200, typed?: Record<string, string>, faults: Partial<Record<LimitFlag, string>> = {}, alert?: string) {
+  interface Sent {
+    typed: Record<string, string>;
+    /** What the form showed when it was drawn, kept through a refusal so "changed" still means changed by them. */
+    shown: Record<string, string>;
+  }
+
+  async function show(req: Request, res: Response, me: SignedIn, status = 200, sent?: Sent, faults: Partial<Record<LimitFlag, string>> = {}, alert?: string) {
     const limits = await showLimits(commandArgs(), store);
+    const typed = sent?.typed;
+    const shown = (flag: LimitFlag) => sent?.shown[flag] ?? String(limits[LIMIT_FLAGS[flag]]);
     const fields = FLAGS.map((flag) =>
-      textField({
+      html`<input type="hidden" name="${shownName(flag)}" value="${shown(flag)}">${textField({
         name: flag,
         label: LABELS[flag],
         value: typed?.[flag] ?? String(limits[LIMIT_FLAGS[flag]]),
         error: faults[flag] === undefined ? undefined : sentence(faults[flag]!),
         hint: `--${flag}, now ${limits[LIMIT_FLAGS[flag]]}`,
         required: true,
-      }),
+      })}`,
     );
-    const saved = status === 200 && queryText(req, 'done') === 'saved' ? 'Limits saved: every process applies them from its next request.' : undefined;
+    const done = status === 200 ? queryText(req, 'done') : '';
+    const saved =
+      done === 'saved' ? 'Limits saved: every process applies them from its next request.' : done === 'unchanged' ? 'Nothing changed: no limit was edited.' : undefined;
     renderOperatorPage(
       res,
       status,
@@ -63,14 +78,19 @@ ${fields}
   app.post(
     '/admin/limits',
     operatorOnly(deps, async (req, res, me) => {
-      // Only the fields the form sent, as only the flags given on a command line: the others stay as they are.
-      const typed = Object.fromEntries(FLAGS.flatMap((flag) => (req.body?.[flag] === undefined ? [] : [[flag, text(req, flag)]])));
+      const sentFlags = FLAGS.filter((flag) => req.body?.[flag] !== undefined);
+      const typed = Object.fromEntries(sentFlags.map((flag) => [flag, text(req, flag)]));
+      const shown = Object.fromEntries(sentFlags.flatMap((flag) => (req.body?.[shownName(flag)] === undefined ? [] : [[flag, text(req, shownName(flag))]])));
+      // A field sent without what it showed (a form of an older page, a script) counts as changed.
+      const changed = Object.fromEntries(Object.entries(typed).filter(([flag, value]) => value !== shown[flag]));
+      if (Object.keys(changed).length === 0) return res.redirect(303, '/admin/limits?done=unchanged');
       try {
-        await setLimits(commandArgs(typed), store);
+        await setLimits(commandArgs(changed), store);
         res.redirect(303, '/admin/limits?done=saved');
       } catch (error) {
-        if (error instanceof LimitFaults) return show(req, res, me, 400, typed, error.faults, 'Nothing was saved: fix the limits marked below.');
-        if (error instanceof CliError) return show(req, res, me, 400, typed, {}, sentence(error.message));
+        const sent = { typed, shown };
+        if (error instanceof LimitFaults) return show(req, res, me, 400, sent, error.faults, 'Nothing was saved: fix the limits marked below.');
+        if (error instanceof CliError) return show(req, res, me, 400, sent, {}, sentence(error.message));
         throw error;
       }
     }),

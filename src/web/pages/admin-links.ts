@@ -102,10 +102,11 @@ ${row('Changed', when(link.changedAt))}
     operatorOnly(deps, async (req, res, me) => {
       const link = await store.links.findByCode(String(req.params.code));
       if (!link) return refused(res, noSuchLink(String(req.params.code)));
-      render(
+      renderOperatorPage(
         res,
         200,
         `Disable ${link.code}?`,
+        '/admin/links',
         html`<h1>Disable the link <code>${link.code}</code>?</h1>
 <div class="card">
 <p>It leads to <strong style="overflow-wrap:anywhere">${link.destination}</strong>.</p>
@@ -116,7 +117,6 @@ no longer change it (only delete it). Restoring it undoes this.</p>
 <a href="/admin/links?code=${link.code}" style="margin-left:1rem">Keep it as it is</a>
 </form>
 </div>`,
-        'admin',
       );
     }),
   );

@@ -131,8 +131,10 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
     '/app/links/:code/edit',
     signedInOnly(deps, async (req, res, me) => {
       const link = await linkOf(ctx, me, req.params.code as string);
-      const values = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)])) as Values;
       const before = valuesOf(link);
+      // A field not sent (or sent twice, which no browser does) is left as it is: only an empty field removes.
+      const sent = (field: Field) => typeof (req.body as Record<string, unknown> | undefined)?.[field] === 'string';
+      const values = Object.fromEntries(FIELDS.map((f) => [f, sent(f) ? text(req, f) : before[f]])) as Values;
       const changed = SAVE_ORDER.filter((field) => values[field] !== before[field]);
       if (changed.length === 0) return res.redirect(303, `/app/links/${link.code}?done=unchanged`);
 

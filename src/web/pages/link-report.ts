@@ -7,7 +7,8 @@ import { ApiError } from '../../errors.js';
 import { parseParams } from '../../tools/bad-request.js';
 import type { ToolContext } from '../../tools/define-tool.js';
 import { reportLink } from '../../tools/report-link.js';
-import { csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
+import { alertBox, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
+import { setRetryAfter } from '../../http/retry-after.js';
 import { html } from '../../views/html.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
@@ -46,7 +47,7 @@ export function linkReportPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
   const { publicUrl } = ctx.config;
 
-  function show(req: Request, res: Response, me: SignedIn, status = 200, values = { link: queryText(req, 'link'), reason: '' }, errors: FieldErrors = {}) {
+  function show(req: Request, res: Response, me: SignedIn, status = 200, values = { link: queryText(req, 'link'), reason: '' }, errors: FieldErrors = {}, alert?: string) {
     const reported = queryText(req, 'reported');
     render(
       res,
@@ -54,6 +55,7 @@ export function linkReportPages(app: Express, deps: PageDeps): void {
       'Report a link',
       html`<h1>Report a link</h1>
 ${noticeBox(looksLikeCode(reported) ? `Thank you: your report of ${publicUrl}/${reported} was sent.` : undefined)}
+${alertBox(alert)}
 <p>Report a short link of this service that leads to phishing, malware, spam or abuse. The operator reads every report; when several people report the same link, visitors see a warning until the service reviews it.</p>
 <form method="post" action="${REPORT_PATH}" class="card" novalidate>
 ${csrfField(me.csrf)}
@@ -87,8 +89,9 @@ ${textField({ name: 'reason', label: 'What is wrong with it', value: values.reas
         await runTool(ctx, reportLink, me, { code, ...reasonParam(values.reason) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        const field = error.field === 'reason' ? 'reason' : 'link';
-        return show(req, res, me, error.status, values, { [field]: error.detail });
+        setRetryAfter(res, error.retryAfter);
+        const field = error.field === 'reason' ? 'reason' : error.status === 404 ? 'link' : null;
+        return show(req, res, me, error.status, values, field ? { [field]: error.detail } : {}, field ? undefined : error.detail);
       }
       res.redirect(303, `${REPORT_PATH}?reported=${code}`);
     }),

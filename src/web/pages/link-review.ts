@@ -20,7 +20,8 @@ export function linkReviewPages(app: Express, deps: PageDeps): void {
   linkActionRoutes(app, deps, {
     path: 'review',
     show(req, res, me, link, refusal) {
-      const notFlagged = link.state !== 'flagged' && !refusal;
+      // A 409 from the tool: the link stopped being flagged while the form was open, so no form again.
+      const notFlagged = link.state !== 'flagged' || refusal?.code === 'conflict';
       const atReason = refusal?.field === 'reason' ? refusal.detail : undefined;
       render(
         res,
