@@ -1,3 +1,4 @@
+import { REASON_MAX } from '../domain/reason.js';
 import { z } from 'zod';
 import { codeParam, linkSchema, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
@@ -12,7 +13,7 @@ export const askForReview = defineTool({
     'with an optional reason for the reviewer. Only for flagged links of your teams. Returns the link.',
   input: z.strictObject({
     code: codeParam,
-    reason: z.string().max(500).nullable().default(null).meta({ description: 'Why the link is fine, for the reviewer.' }),
+    reason: z.string().max(REASON_MAX).nullable().default(null).meta({ description: 'Why the link is fine, for the reviewer.' }),
   }),
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,3 +1,4 @@
+import { REASON_MAX } from '../domain/reason.js';
 import { z } from 'zod';
 import { codeParam } from './schemas.js';
 import { defineTool } from './define-tool.js';
@@ -13,7 +14,7 @@ export const reportLink = defineTool({
     'people report the same link it is flagged until the service reviews it. Reports are read by the operator.',
   input: z.strictObject({
     code: codeParam,
-    reason: z.string().min(1).max(500).meta({ description: 'What is wrong with the link.' }),
+    reason: z.string().min(1).max(REASON_MAX).meta({ description: 'What is wrong with the link.' }),
   }),
   output: z.object({ code: z.string(), reported: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

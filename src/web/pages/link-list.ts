@@ -7,6 +7,7 @@ import { teamLinks } from '../../tools/team-links.js';
 import { copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
 import { isFiltered, newerHref, olderHref, type ListQuery } from '../list-query.js';
+import { shortAddresses } from '../link-of.js';
 import { runTool } from '../run-tool.js';
 
 /** Links per page of a team: a team holds 25 by default, so paging shows at once. */
@@ -76,8 +77,8 @@ function pages(listing: TeamListing, query: ListQuery): Html {
 }
 
 function linkItem(link: Link, recent: number, publicUrl: string): Html {
-  const short = `${publicUrl}/${link.code}`;
-  const addresses = [short, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
+  const addresses = shortAddresses(publicUrl, link);
+  const short = addresses[0]!;
   return html`<li>
 <ul class="addresses">${addresses.map(copyableAddress)}</ul>
 <p class="destination">${link.destination}</p>

@@ -1,3 +1,4 @@
+import { REASON_MAX } from '../../domain/reason.js';
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
@@ -14,7 +15,6 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import { runTool } from '../run-tool.js';
 
 const REPORT_PATH = '/app/report';
-const REASON_MAX = 500;
 const ENTER_A_LINK = 'Enter a short address or code.';
 
 /** An empty reason is left out, so the tool answers in its own words that it is required. */

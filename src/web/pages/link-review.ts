@@ -1,3 +1,4 @@
+import { REASON_MAX } from '../../domain/reason.js';
 import type { Express } from 'express';
 import { askForReview } from '../../tools/ask-for-review.js';
 import { alertBox, csrfField, textField } from '../../views/forms.js';
@@ -7,7 +8,6 @@ import { render, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { backToLink } from './link-actions.js';
 
-const REASON_MAX = 500;
 
 /**
  * Asking for a review of a flagged link, `/app/links/<code>/review`, through the askForReview tool: an optional
