@@ -46,13 +46,14 @@ const STYLE = `
   th { font-size: .85rem; color: var(--muted); font-weight: 600; }
   td.wrap { overflow-wrap: anywhere; max-width: 18rem; } td.note { min-width: 8rem; overflow-wrap: break-word; } td time { white-space: nowrap; }
   /* On a phone a wide table (members, tokens, assistants) becomes one block a row, each cell named by its column;
-     the header row stays for screen readers, which read the cells with it as before. */
+     the header row stays for screen readers, which read the cells with it as before (the visible names have empty
+     alternative text, "/ \"\"", so they are not read twice). */
   @media (max-width: 40rem) {
     table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; max-width: none; }
     table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     table.stack tr { border-bottom: 1px solid var(--rule); padding: .4rem 0; }
     table.stack td { border: 0; padding: .1rem 0; overflow-wrap: anywhere; }
-    table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 600; }
+    table.stack td[data-label]::before { content: attr(data-label) ": " / ""; color: var(--muted); font-weight: 600; }
   }
   a { color: var(--accent); }
   form { margin: 0; } form.inline { display: inline; }
