@@ -44,7 +44,7 @@ const STYLE = `
   table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
   td, th { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
   th { font-size: .85rem; color: var(--muted); font-weight: 600; }
-  td.wrap { overflow-wrap: anywhere; max-width: 18rem; } td.note { min-width: 8rem; overflow-wrap: break-word; } td time { white-space: nowrap; }
+  td.wrap { overflow-wrap: anywhere; max-width: 18rem; } td.note { min-width: 8rem; overflow-wrap: break-word; }
   /* On a phone a wide table (members, tokens, assistants) becomes one block a row, each cell named by its column;
      the header row stays for screen readers, which read the cells with it as before (the visible names have empty
      alternative text, "/ \"\"", so they are not read twice). */
