@@ -217,7 +217,7 @@ describe('every page, at 390 and 1280 px, light and dark', () => {
 });
 
 describe('the check itself', () => {
-  it('finds a serious fault and a sideways scroll when a page has them', async () => {
+  it('finds a serious fault, poor contrast in the dark and a sideways scroll when a page has them', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
@@ -230,6 +230,14 @@ describe('the check itself', () => {
       expect(found.map((v) => v.rule)).toContain('label');
       expect(found.find((v) => v.rule === 'label')?.targets).toEqual(['#nameless']);
       expect(await sidewaysOverflow(page)).toBeGreaterThan(0);
+      // Contrast is checked against the scheme shown: dark grey text passes on white and fails on the dark page.
+      await page.evaluate(() => {
+        document.querySelector('main')!.insertAdjacentHTML('beforeend', '<p id="grey" style="color:#333">Grey text</p>');
+      });
+      const contrast = async () => (await seriousViolations(page)).find((v) => v.rule === 'color-contrast')?.targets ?? [];
+      expect(await contrast()).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await contrast()).toEqual(['#grey']);
     } finally {
       await context.close();
     }
