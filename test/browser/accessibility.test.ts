@@ -4,13 +4,15 @@ import { newPasswordLink } from '../../src/auth/password-link.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { seriousViolations, sidewaysOverflow } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { walkWithTab } from '../helpers/focus.js';
 import { authorizeUrl, browserOf, consent, pkce, register } from '../helpers/oauth.js';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 
 /**
  * Every page of the web app in a real browser, at a phone's width (390 px) and a desktop's (1280 px), in the light
  * and the dark colour scheme: axe-core finds no serious or critical violation (labels, names, contrast, landmarks)
- * and nothing scrolls sideways. The pages are a list: a page added later (the operator's, say) is one line here.
+ * and nothing scrolls sideways; and Tab walks down the page reaching every control. The pages are a list: a page
+ * added later (the operator's, say) is one line here.
  */
 const PASSWORD = 'a good long password';
 const LONG_PATH = 'a-rather-long-path-segment/'.repeat(6);
@@ -180,7 +182,7 @@ afterAll(async () => {
 });
 
 describe('every page, at 390 and 1280 px, light and dark', () => {
-  it.each(PAGES)('$name: no serious accessibility fault, no sideways scroll', async (c) => {
+  it.each(PAGES)('$name: no serious accessibility fault, no sideways scroll, Tab in reading order', async (c) => {
     const context = await browser.newContext({ viewport: { width: VIEWS[0].width, height: VIEWS[0].height } });
     const cookie = cookies.get(c.as);
     if (cookie) {
@@ -207,6 +209,10 @@ describe('every page, at 390 and 1280 px, light and dark', () => {
         const overflow = await sidewaysOverflow(page);
         if (overflow > 0) faults.push(`${at}: scrolls sideways by ${overflow} px`);
       }
+      // The keyboard's path, once (it is the same in every view): down the page, reaching every control.
+      await page.setViewportSize({ width: VIEWS[0].width, height: VIEWS[0].height });
+      const walk = await walkWithTab(page);
+      faults.push(...walk.backwards.map((step) => `Tab goes back up the page: ${step}`), ...walk.unreached.map((c) => `Tab never reaches ${c}`));
       expect(faults).toEqual([]);
       // The dark scheme is really another set of colours, which axe checked too.
       expect([...backgrounds].sort()).toEqual(['rgb(18, 19, 23)', 'rgb(255, 255, 255)']);
@@ -238,6 +244,26 @@ describe('the check itself', () => {
       expect(await contrast()).toEqual([]);
       await page.emulateMedia({ colorScheme: 'dark' });
       expect(await contrast()).toEqual(['#grey']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('finds controls Tab takes out of reading order, and one Tab never reaches', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/signin`);
+      // Drawn right to left, so Tab's second stop is left of its first; and a button taken out of the Tab order.
+      await page.evaluate(() => {
+        document.querySelector('main')!.insertAdjacentHTML(
+          'beforeend',
+          '<div style="display:flex;flex-direction:row-reverse;justify-content:flex-end"><button id="one">One</button><button id="two">Two</button></div><button id="unreachable" tabindex="-1">Hidden from Tab</button>',
+        );
+      });
+      const walk = await walkWithTab(page);
+      expect(walk.backwards).toEqual(['button#one “One” → button#two “Two”']);
+      expect(walk.unreached).toEqual(['button#unreachable “Hidden from Tab”']);
     } finally {
       await context.close();
     }
