@@ -19,8 +19,9 @@ const PLOT_H = HEIGHT - TOP - BOTTOM;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
- * The chart's styles: bars and text take the page's colour variables (layout.ts), so they follow the dark scheme; a hovered or focused bar shows its value in the
- * drawing itself (no script needed), and its <title> gives the pointer's tooltip.
+ * The chart's styles: bars and text take the page's colour variables (layout.ts), so they follow the dark scheme;
+ * a hovered or focused bar shows its value in the drawing itself (no script needed), and its <title> gives the
+ * pointer's tooltip.
  */
 const STYLE = raw(`<style>
   .chart svg { display: block; width: 100%; max-width: 36rem; height: auto; overflow: visible; }

@@ -2,7 +2,6 @@ import type { Page } from 'playwright-core';
 
 /** What walking a page with the Tab key found wrong: steps that went back up or left, and controls never reached. */
 export interface FocusWalk {
-  steps: number;
   backwards: string[];
   unreached: string[];
 }
@@ -23,8 +22,7 @@ export async function walkWithTab(page: Page, maxSteps = 250): Promise<FocusWalk
   // A click on the page's top corner, outside every control, starts the keyboard's path at the top, as on a
   // page just loaded (a page shown after a form keeps the form's place otherwise).
   await page.mouse.click(1, 1);
-  let steps = 0;
-  for (; steps < maxSteps; steps++) {
+  for (let step = 0; step < maxSteps; step++) {
     await page.keyboard.press('Tab');
     // Past the last control focus leaves the page, or wraps to a control already reached: the walk is over.
     const done = await page.evaluate(() => {
@@ -34,7 +32,7 @@ export async function walkWithTab(page: Page, maxSteps = 250): Promise<FocusWalk
     });
     if (done) break;
   }
-  const result = await page.evaluate(() => {
+  return page.evaluate(() => {
     const reached = (window as unknown as { __reached: Element[] }).__reached;
     const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} “${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}”`;
     // Where each control is drawn, from the top of the document: the path a sighted keyboard user sees.
@@ -60,5 +58,4 @@ export async function walkWithTab(page: Page, maxSteps = 250): Promise<FocusWalk
     const seen = new Set(reached);
     return { backwards, unreached: controls.filter((el) => !seen.has(el)).map(name) };
   });
-  return { steps, ...result };
 }
