@@ -19,21 +19,22 @@ const PLOT_H = HEIGHT - TOP - BOTTOM;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
- * The chart's styles: bars and text follow the page's colours; a hovered or focused bar shows its value in the
- * drawing itself (no script needed), and its <title> gives the pointer's tooltip.
+ * The chart's styles: bars and text take the page's colour variables (layout.ts), so they follow the dark scheme;
+ * a hovered or focused bar shows its value in the drawing itself (no script needed), and its <title> gives the
+ * pointer's tooltip.
  */
 const STYLE = raw(`<style>
   .chart svg { display: block; width: 100%; max-width: 36rem; height: auto; overflow: visible; }
-  .chart .axis { stroke: #767680; stroke-width: 1; }
-  .chart .grid { stroke: #e2e2e8; stroke-width: 1; }
-  .chart text { fill: #4a4a55; font: 15px system-ui, sans-serif; }
-  .chart .bar rect.fill { fill: #2546c9; }
+  .chart .axis { stroke: var(--field); stroke-width: 1; }
+  .chart .grid { stroke: var(--grid); stroke-width: 1; }
+  .chart text { fill: var(--muted); font: 15px system-ui, sans-serif; }
+  .chart .bar rect.fill { fill: var(--accent); }
   .chart .bar rect.hit { fill: transparent; }
-  .chart .bar .value { opacity: 0; fill: #1b1b1f; font-weight: 700; }
-  .chart .bar:hover rect.fill, .chart .bar:focus rect.fill { fill: #14308f; }
+  .chart .bar .value { opacity: 0; fill: var(--fg); font-weight: 700; }
+  .chart .bar:hover rect.fill, .chart .bar:focus rect.fill { fill: var(--accent-strong); }
   .chart .bar:hover .value, .chart .bar:focus .value { opacity: 1; }
   .chart .bar:focus { outline: none; }
-  .chart .bar:focus rect.hit { stroke: #1a5fd0; stroke-width: 3; }
+  .chart .bar:focus rect.hit { stroke: var(--focus); stroke-width: 3; }
   .totals { display: flex; flex-wrap: wrap; gap: .25rem 2rem; margin: 0 0 .5rem; padding: 0; list-style: none; }
   .totals strong { font-size: 1.4rem; }
   /* On a wrapper, not the table: a table ignores the height and overflow that keep this out of the layout. */

@@ -126,6 +126,6 @@ describe('the connected assistants page', () => {
     }
     const html = await page(cookie);
     expect(html.match(/name="grant"/g)).toHaveLength(1);
-    expect(html).toContain('<td>links</td>');
+    expect(html).toContain('<td data-label="Scopes">links</td>');
   });
 });

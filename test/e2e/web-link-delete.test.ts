@@ -15,7 +15,7 @@ describe('deleting a link', () => {
   it('asks first, naming the destination and the short addresses, and deletes nothing by asking', async () => {
     const who = await someone();
     const code = await makeLink(who.visitor, who.team, { name: 'delete-asked' });
-    expect((await who.visitor.request('GET', `/app/links/${code}`)).body).toContain(`<a href="/app/links/${code}/delete" style="color:#b3261e">Delete</a>`);
+    expect((await who.visitor.request('GET', `/app/links/${code}`)).body).toContain(`<a href="/app/links/${code}/delete" style="color:var(--bad)">Delete</a>`);
     const page = await who.visitor.request('GET', `/app/links/${code}/delete`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<h1>Delete the link <code>${code}</code>?</h1>`);

@@ -112,7 +112,7 @@ describe('owners, leaving and removing', () => {
     expect(made.location).toBe(`/teams/${team}?done=promoted`);
     const page = await get(owner, made.location!);
     expect(noticeOf(page)).toBe('They are an owner of the team now.');
-    expect(page.body).toContain(`<tr><td>${ann!.email}</td><td>owner</td>`);
+    expect(page.body).toContain(`<tr><td data-label="Email" class="wrap">${ann!.email}</td><td data-label="Role">owner</td>`);
     const left = await post(owner, team, 'leave');
     expect(left.status).toBe(303);
     expect(left.location).toBe('/teams?done=left');

@@ -50,7 +50,7 @@ describe('making a token on the Developers page', () => {
     expect(token).toMatch(/^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/);
     expect(sealed).not.toContain(token.slice(20));
     expect(shown.body).toContain(`<h2 id="made-title" style="margin-top:0">Your new token “Deploy script” for <a href="/teams/${team}">Tokens team</a></h2>`);
-    expect(shown.body).toMatch(/<tr><td class="wrap">Deploy script<\/td><td><a href="\/teams\/team_[A-Za-z0-9]+">Tokens team<\/a><\/td>/);
+    expect(shown.body).toMatch(/<tr><td data-label="Label" class="wrap">Deploy script<\/td><td data-label="Team"><a href="\/teams\/team_[A-Za-z0-9]+">Tokens team<\/a><\/td>/);
     expect(setCookie(shown, 'sl_new_token')).toMatch(/^sl_new_token=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
 
     const reloaded = await visitor.request('GET', '/developers');
@@ -67,7 +67,7 @@ describe('making a token on the Developers page', () => {
     expect((await visitor.submit('/developers', '/developers/tokens', { team, label: '   ' })).status).toBe(303);
     const shown = await visitor.request('GET', '/developers');
     expect(shown.body).toContain(`Your new token for <a href="/teams/${team}">Tokens team</a></h2>`);
-    expect(shown.body).toContain('<tr><td class="wrap"><span class="muted">none</span></td>');
+    expect(shown.body).toContain('<tr><td data-label="Label" class="wrap"><span class="muted">none</span></td>');
     expect((await tokensOf(email)).map((t) => t.label)).toEqual([null]);
   });
 

@@ -38,9 +38,9 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
     const csrf = await sessions.formToken(req, res);
     const rows = grants
       .map(
-        (grant) => `<tr><td class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}${claimOf(grant)}</td>
-<td class="wrap">${escapeHtml(grant.redirectUris.map(redirectHostOf).join(', '))}</td>
-<td>${escapeHtml(grant.scopes.join(' '))}</td><td>${when(grant.createdAt)}</td><td>${when(grant.lastUsedAt)}</td>
+        (grant) => `<tr><td data-label="Assistant" class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}${claimOf(grant)}</td>
+<td data-label="Returns to" class="wrap">${escapeHtml(grant.redirectUris.map(redirectHostOf).join(', '))}</td>
+<td data-label="Scopes">${escapeHtml(grant.scopes.join(' '))}</td><td data-label="Allowed">${when(grant.createdAt)}</td><td data-label="Last used">${when(grant.lastUsedAt)}</td>
 <td><form method="post" action="/assistants/revoke" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
 <input type="hidden" name="grant" value="${escapeHtml(grant.id)}">
 <button type="submit" class="danger" aria-label="Disconnect ${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}">Disconnect</button></form></td></tr>`,
@@ -48,7 +48,7 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
       .join('\n');
     const notice = req.query.disconnected === '1' ? '<p class="notice" role="status">Disconnected. Its tokens stopped working.</p>' : '';
     const table = grants.length
-      ? `<table><tr><th>Assistant</th><th>Returns to</th><th>Scopes</th><th>Allowed</th><th>Last used</th><th></th></tr>\n${rows}</table>`
+      ? `<table class="stack"><thead><tr><th scope="col">Assistant</th><th scope="col">Returns to</th><th scope="col">Scopes</th><th scope="col">Allowed</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>\n<tbody>${rows}</tbody></table>`
       : '<p>No assistant is connected. Point one at the MCP address on the home page and sign in from it.</p>';
     res
       .status(200)

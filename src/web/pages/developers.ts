@@ -50,7 +50,7 @@ with <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you, with
 ${teams.length ? tokenForm(teams, me.csrf, draft) : html`<p><a href="/teams">Make a team</a> first: a token is made for one of your teams.</p>`}
 <h2>Your tokens</h2>
 ${rows.length
-  ? html`<table><thead><tr><th scope="col">Label</th><th scope="col">Team</th><th scope="col">Operations</th><th scope="col">Limited to the team</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`
+  ? html`<table class="stack"><thead><tr><th scope="col">Label</th><th scope="col">Team</th><th scope="col">Operations</th><th scope="col">Limited to the team</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`
   : html`<p class="muted">No tokens yet.</p>`}`,
       'developers',
     );
@@ -80,7 +80,7 @@ ${scopeError ? html`<p class="error" id="scopes-error">${scopeError}</p>` : html
     const ops = t.scopes === null ? html`all` : html`${t.scopes.join(', ')}`;
     const label = t.label === null ? html`<span class="muted">none</span>` : html`${t.label}`;
     const revoke = buttonForm({ action: '/developers/tokens/revoke', csrf: me.csrf, label: 'Revoke', className: 'danger', hidden: { id: t.id }, ariaLabel: `Revoke token ${t.label ?? t.id}` });
-    return html`<tr><td class="wrap">${label}</td><td>${teamName(team)}</td><td class="wrap">${ops}</td><td>${t.limited ? 'yes' : 'no'}</td><td>${when(t.createdAt)}</td><td>${when(t.lastUsedAt)}</td><td>${revoke}</td></tr>`;
+    return html`<tr><td data-label="Label" class="wrap">${label}</td><td data-label="Team">${teamName(team)}</td><td data-label="Operations" class="wrap">${ops}</td><td data-label="Limited to the team">${t.limited ? 'yes' : 'no'}</td><td data-label="Made">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td>${revoke}</td></tr>`;
   }
 
   function madeCard(token: string, record: TokenRecord, team: Team | null): Html {

@@ -26,7 +26,7 @@ export function linkActions(link: Pick<Link, 'code' | 'state'>): Html {
   const review = link.state === 'flagged' ? html`<li><a href="/app/links/${link.code}/review">Ask for a review</a></li>` : html``;
   return html`<nav aria-label="Link actions"><ul style="list-style:none;padding:0;margin:1rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem">
 <li><a href="/app/links/${link.code}/edit">Edit</a></li>${review}
-<li><a href="/app/links/${link.code}/delete" style="color:#b3261e">Delete</a></li>
+<li><a href="/app/links/${link.code}/delete" style="color:var(--bad)">Delete</a></li>
 </ul></nav>`;
 }
 

@@ -53,7 +53,7 @@ export function teamPage(deps: PageDeps) {
       html`<h1>${team.name}</h1>${noticeBox(NOTICES[queryText(req, 'done')])}${alertBox(fix.alert)}
 <p class="muted">Team id <code>${team.id}</code> · made ${when(team.createdAt)}</p>
 <h2>Members</h2>
-<table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+<table class="stack"><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table>
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
 <h2 style="margin-top:0">Add a member</h2>${csrfField(me.csrf)}
@@ -85,7 +85,7 @@ ${textField({ name: 'name', label: 'Team name', value: fix.name ?? team.name, er
       : owner
         ? [m.role === 'member' ? form('owner', 'Make owner', 'quiet') : html``, html` `, form('remove', 'Remove', 'danger')]
         : [];
-    return html`<tr><td>${m.email}${self ? ' (you)' : ''}</td><td>${m.role}</td><td>${when(m.addedAt)}</td><td>${actions}</td></tr>`;
+    return html`<tr><td data-label="Email" class="wrap">${m.email}${self ? ' (you)' : ''}</td><td data-label="Role">${m.role}</td><td data-label="Since">${when(m.addedAt)}</td><td>${actions}</td></tr>`;
   }
 
   return { teamOf, show };
