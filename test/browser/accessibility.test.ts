@@ -17,8 +17,11 @@ import { call, startServer, type TestServer } from '../helpers/server.js';
 const PASSWORD = 'a good long password';
 const LONG_PATH = 'a-rather-long-path-segment/'.repeat(6);
 
-/** Who looks at the page: signed out, the owner of a team with links, someone yet to agree, someone in no team. */
-type Who = 'nobody' | 'owner' | 'newcomer' | 'loner';
+/**
+ * Who looks at the page: signed out, the owner of a team with links, someone yet to agree, someone in no team, an
+ * operator.
+ */
+type Who = 'nobody' | 'owner' | 'newcomer' | 'loner' | 'operator';
 
 /** What the pages are made of, known once the server has its sample data. */
 interface Sample {
@@ -116,6 +119,21 @@ const PAGES: PageCase[] = [
   { name: 'not found (app)', as: 'owner', path: () => '/app/links/zzzzzzz' },
   { name: 'not found (short link)', as: 'nobody', path: () => '/zzzzzzz' },
   { name: 'a flagged link’s warning', as: 'nobody', path: (s) => `/${s.flagged}` },
+  { name: 'operator: reports and reviews', as: 'operator', path: () => '/admin' },
+  { name: 'operator: a link', as: 'operator', path: (s) => `/admin/links?code=${s.flagged}` },
+  { name: 'operator: disabling a link', as: 'operator', path: (s) => `/admin/links/${s.code}/disable` },
+  { name: 'operator: the blocklist', as: 'operator', path: () => '/admin/blocklist' },
+  { name: 'operator: the limits', as: 'operator', path: () => '/admin/limits' },
+  {
+    name: 'operator: the limits, with faults',
+    as: 'operator',
+    path: () => '/admin/limits',
+    setup: async (page) => {
+      await page.getByLabel('Links a team may hold').fill('none');
+      await page.getByLabel('New links per team per hour').fill('0');
+      await submit('Save the limits')(page);
+    },
+  },
 ];
 
 const VIEWS = [
@@ -155,6 +173,13 @@ beforeAll(async () => {
   expect(made.status).toBe(200);
   const [code, flagged] = [made.body.results[0].link.code as string, made.body.results[1].link.code as string];
   await store.links.setState(flagged, 'flagged', server.clock.now());
+  // What the operator's pages list: a report, a review request, a blocked domain.
+  const operator = await addPerson('operator@example.com', true);
+  await store.people.setOperator(operator, true);
+  const reported = (await store.links.findByCode(made.body.results[2].link.code as string))!;
+  await store.moderation.report(reported.id, operator, 'Looks like a phishing page <b>here</b>', await store.settings.limits(), server.clock.now());
+  await store.moderation.askForReview((await store.links.findByCode(flagged))!.id, owner, 'It is our own page', server.clock.now());
+  await store.settings.block('blocked.example', server.clock.now());
   const link = (await store.links.findByCode(code))!;
   const today = server.clock.now().toISOString().slice(0, 10);
   await store.clicks.add(new Map([[link.id, new Map([[today, 12]])]]));
