@@ -114,10 +114,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // Once per request, before any cache answers: every change other processes committed before it was sent is
-    // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it).
-    await store.changes.catchUp();
+    // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it). Where
+    // the store's caches look for themselves (SQLite), only the redirect cache needs it.
+    const linkPath = !isServicePath(path);
+    if (linkPath || !store.changes.cachesCheckThemselves) await store.changes.catchUp();
     // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
-    if (!isServicePath(path)) {
+    if (linkPath) {
       const link = await redirectHandler.handleRedirect(req, res, path, id);
       if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
       stampIds(res, id, servedBy);

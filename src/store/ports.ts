@@ -47,6 +47,12 @@ export interface StoreChanges {
    * themselves do not ask again, which on PostgreSQL would cost a round trip per read.
    */
   catchUp(): Promise<void>;
+  /**
+   * True when the adapter's own caches (grants, memberships, links by code, settings) look for other processes'
+   * changes on every read themselves (SQLite, by data_version, for the cost of a look at the WAL index): then only
+   * the caches kept outside the store (the redirect cache) need catchUp.
+   */
+  readonly cachesCheckThemselves?: boolean;
 }
 
 /**

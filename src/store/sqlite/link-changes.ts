@@ -45,6 +45,9 @@ export class LinkChanges implements StoreChanges {
     this.seen = newest.get() as number;
   }
 
+  /** read-cache.ts and settings.ts look at data_version on every read. */
+  readonly cachesCheckThemselves = true;
+
   subscribe(listener: (keys: string[] | null) => void): void {
     this.listeners.push(listener);
   }
