@@ -259,6 +259,15 @@ describe('whatever an operator sends', () => {
 });
 
 describe('the blocklist', () => {
+  it('shows a notice an address claims only when the list bears it out', async () => {
+    await a.app.ctx.store.settings.block('claimed-admin.example', a.clock.now());
+    expect(noticeOf(await get(operator, '/admin/blocklist?done=unblocked&domain=claimed-admin.example'))).toBeUndefined();
+    expect(noticeOf(await get(operator, '/admin/blocklist?done=blocked&domain=claimed-admin.example'))).toBe('claimed-admin.example blocked.');
+    await a.app.ctx.store.settings.unblock('claimed-admin.example');
+    const { code } = await aLink();
+    expect(noticeOf(await get(operator, `/admin/links?code=${code}&done=disable`))).toBeUndefined();
+  });
+
   it('adds a domain, normalized; new links to it and its subdomains are refused on every process at once', async () => {
     const owner = await a.person();
     const added = await operator.visitor.submit('/admin/blocklist', '/admin/blocklist', { domain: ' Evil-Admin.COM ' });

@@ -21,7 +21,7 @@ export function adminBlocklistPages(app: Express, deps: PageDeps): void {
   async function show(req: Request, res: Response, me: SignedIn, status = 200, typed = '', fault?: string, alert?: string) {
     const { blocked } = await listBlocked(commandArgs(), store);
     const done = queryText(req, 'done');
-    const notice = status === 200 && done ? doneText(done, queryText(req, 'domain')) : undefined;
+    const notice = status === 200 && done ? doneText(done, queryText(req, 'domain'), blocked) : undefined;
     const items = blocked.map(
       (domain) =>
         html`<li style="overflow-wrap:anywhere;margin:.35rem 0"><code>${domain}</code> ${buttonForm({ action: '/admin/blocklist/remove', csrf: me.csrf, label: 'Remove', className: 'danger', hidden: { domain }, ariaLabel: `Remove ${domain}` })}</li>`,
@@ -63,7 +63,8 @@ ${blocked.length ? html`<ul style="list-style:none;padding:0">${items}</ul>` : h
 }
 
 /** The notice after a change, in the CLI's words: `example.com blocked`, `example.com was not blocked`. */
-function doneText(done: string, domain: string): string | undefined {
+/** The notice after a change, only when the list bears it out: an address typed by hand cannot claim a change. */
+function doneText(done: string, domain: string, blocked: readonly string[]): string | undefined {
   const entries: Record<string, Omit<BlockEntry, 'domain'>> = {
     blocked: { blocked: true, changed: true },
     already: { blocked: true, changed: false },
@@ -71,5 +72,5 @@ function doneText(done: string, domain: string): string | undefined {
     absent: { blocked: false, changed: false },
   };
   const entry = entries[done];
-  return entry && domain ? `${blockEntryText({ domain, ...entry })}.` : undefined;
+  return entry && domain && entry.blocked === blocked.includes(domain) ? `${blockEntryText({ domain, ...entry })}.` : undefined;
 }

@@ -43,7 +43,7 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
       fault ? 404 : 200,
       link ? `Link ${link.code}` : 'Links',
       '/admin/links',
-      html`<h1>Links</h1>${noticeBox(link && isAction(done) ? ACTIONS[done].done : undefined)}
+      html`<h1>Links</h1>${noticeBox(link && isAction(done) && link.state === ACTIONS[done].state ? ACTIONS[done].done : undefined)}
 <form method="get" action="/admin/links" class="card" novalidate>
 ${textField({ name: 'code', label: 'Code of the link', value: raw, error: fault, required: true, hint: 'The 7 characters after the address, like aB3dE5f.' })}
 <button type="submit">Find the link</button>

@@ -12,6 +12,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import { runTool } from '../run-tool.js';
 import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
 import { NO_TEAM_YET } from './link-list.js';
+import { teamsOf } from '../teams-of.js';
 
 const PATH = '/app/links/bulk';
 
@@ -51,7 +52,7 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
   const { publicUrl } = ctx.config;
 
   async function show(req: Request, res: Response, me: SignedIn, answer: Answer) {
-    const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
+    const teams = await teamsOf(ctx.store, me.person.id);
     const made = queryText(req, 'made').split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
     const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${countOf(made.length)}.</p>
 <ul class="addresses">${made.map((code) => copyableAddress(`${publicUrl}/${code}`))}</ul>` : noticeBox(undefined);

@@ -19,6 +19,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import { runTool } from '../run-tool.js';
 import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
+import { teamsOf } from '../teams-of.js';
 
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
 /** The list's fields the teamLinks tool may find fault with, shown beside them on the filter form. */
@@ -38,7 +39,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
 
   async function show(req: Request, res: Response, me: SignedIn, problem: Problem = { status: 200 }) {
     const query = listQueryOf(req);
-    const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
+    const teams = await teamsOf(ctx.store, me.person.id);
     let listings: TeamListing[] = [];
     let listProblem: Problem = { status: 200 };
     try {

@@ -9,6 +9,7 @@ import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, checkbox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 import { newTokenCookie } from '../new-token-cookie.js';
+import { teamsOf } from '../teams-of.js';
 
 /** The scopes offered: the HTTP operations, in the registry's order. */
 const OPERATIONS = tools.flatMap((tool) => (tool.operation ? [tool.operation] : []));
@@ -31,7 +32,7 @@ export function developerPages(app: Express, deps: PageDeps): void {
   const newToken = newTokenCookie({ publicUrl, secret: () => ctx.store.settings.cursorSecret() });
 
   async function show(req: Request, res: Response, me: SignedIn, status = 200, draft: Draft = {}, alert?: string) {
-    const teams = await ctx.store.teams.listForPerson(me.person.id, { limit: 100, after: null });
+    const teams = await teamsOf(ctx.store, me.person.id);
     const tokens = await ctx.store.tokens.listForPerson(me.person.id);
     const teamOf = async (t: TokenRecord) => ctx.store.teams.get(t.teamId);
     const rows = await Promise.all(tokens.map(async (t) => tokenRow(t, await teamOf(t), me)));

@@ -9,6 +9,7 @@ import { html } from '../../views/html.js';
 import { minutesToWait } from '../../views/wait.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { NOTICES, notFound, TEAM_NAME_RULE, teamPage } from './team-page.js';
+import { teamsOf } from '../teams-of.js';
 
 /**
  * Teams: make one, see its members, add by email, rename (owners). Only members see a team. Leaving, removing and
@@ -31,7 +32,7 @@ export function teamPages(app: Express, deps: PageDeps): void {
   }
 
   async function list(req: Request, res: Response, me: SignedIn, status = 200, name = '', error?: string, alert?: string) {
-    const mine = await teams.listForPerson(me.person.id, { limit: 100, after: null });
+    const mine = await teamsOf(ctx.store, me.person.id);
     const items = mine.map((t) => html`<li><a href="/teams/${t.id}">${t.name}</a></li>`);
     render(
       res,
