@@ -6,16 +6,22 @@ import { html, when, type Html } from '../../views/html.js';
  * page): each names its link, who and when, whether it counts (reports), and the reason.
  */
 export async function moderationLists(store: Store, reports: Report[], reviews: ReviewRequest[]): Promise<{ reports: Html; reviews: Html }> {
-  const emails = await emailsOf(store, [...reports, ...reviews]);
+  const [someReports, someReviews] = [reports.slice(0, SHOWN), reviews.slice(0, SHOWN)];
+  const emails = await emailsOf(store, [...someReports, ...someReviews]);
   const mark = (r: Report) => (r.counts ? html`counts` : html`<strong>not established: does not count</strong>`);
   return {
-    reports: list(reports.map((r) => entry(r, emails, 'reported', mark(r))), 'No open reports.'),
-    reviews: list(reviews.map((r) => entry(r, emails, 'asked for a review', null)), 'No open review requests.'),
+    reports: list(someReports.map((r) => entry(r, emails, 'reported', mark(r))), reports.length, 'No open reports.', 'reports list'),
+    reviews: list(someReviews.map((r) => entry(r, emails, 'asked for a review', null)), reviews.length, 'No open review requests.', 'reviews list'),
   };
 }
 
-function list(items: Html[], none: string): Html {
-  return items.length ? html`<ul style="list-style:none;padding:0">${items}</ul>` : html`<p class="muted">${none}</p>`;
+/** The most entries of each kind a page shows (the oldest, which wait longest); the CLI lists them all. */
+const SHOWN = 200;
+
+function list(items: Html[], total: number, none: string, command: string): Html {
+  if (items.length === 0) return html`<p class="muted">${none}</p>`;
+  const more = total > items.length ? html`<p class="muted">The oldest ${items.length} of ${total}; <code>shortlinks ${command}</code> lists them all.</p>` : html``;
+  return html`<ul style="list-style:none;padding:0">${items}</ul>${more}`;
 }
 
 /** One report or review request as a list item (not a table row: it stays within a phone's width). */
