@@ -18,8 +18,9 @@ interface KeyWindow {
 
 /**
  * The rate limiter counted in the database (tables `rate_events` and `failure_streaks`), shared by every process
- * that uses it, as operations for any adapter to run in one transaction each (see steps.ts). Every operation
- * first locks the keys it reads, so two processes taking from one key queue up and only one takes the last call.
+ * that uses it, as operations for any adapter to run (see steps.ts). Every operation but a take first locks the
+ * keys it reads; a take adds its calls only if no process took from its keys since it read them, and otherwise
+ * reads again, so of two processes taking the last call from one key only one gets it.
  *
  * A row of `rate_events` is one allowed call. It says until when it counts (the time allowed plus the key's
  * window), so any process can sweep what stopped counting without knowing each key's window. Its `seq` numbers
@@ -52,7 +53,7 @@ export function rateOperations() {
   /** takeAll's answers from one reading of the keys' windows, and the calls to add for the takes allowed. */
   function* decideTakes(keys: readonly RateKey[], windowMs: number, nowMs: number, calls: number) {
     const windows: KeyWindow[] = [];
-    // Calls that stopped counting are left to the sweep: windowOf never reads them, and the path stays short.
+    // Calls that stopped counting are left to the sweep: windowOf reads none but the newest, and the path stays short.
     for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
     const read: NewestRead[] = keys.map(([key], i) => ({ key, newest: windows[i]!.last }));
     const added: CallOf[] = [];
