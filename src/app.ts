@@ -50,8 +50,6 @@ export interface AppOptions {
   sharedRateLimits?: boolean;
   /** Where the log goes: serve.ts hands in the process's logger; left out, one at the config's LOG_LEVEL. */
   logger?: Logger;
-  /** A worker of WORKERS=N names itself on every answer (`X-Served-By`: its pid); a single process does not. */
-  servedBy?: string;
 }
 
 export interface App {
@@ -101,7 +99,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);
-  const servedBy = options.servedBy ?? null;
+  // A worker of WORKERS=N names itself on every answer (`X-Served-By`: its pid); a single process does not.
+  const servedBy = config.workers > 1 ? String(process.pid) : null;
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate });
@@ -113,23 +112,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    // Once per request, before any cache answers: every change other processes committed before it was sent is
-    // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it). Where
-    // the store's caches look for themselves (SQLite), only the redirect cache needs it.
+    // Every other path is a link's (the redirect resolver catches up for itself); the pages answer one that cannot
+    // be a link with their not-found page.
     const linkPath = !isServicePath(path);
-    if (linkPath || !store.changes.cachesCheckThemselves) await store.changes.catchUp();
-    // Every other path is a link's: the pages answer one that cannot be a link with their not-found page.
     if (linkPath) {
       const link = await redirectHandler.handleRedirect(req, res, path, id);
       if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
-      stampIds(res, id, servedBy);
-      observer.follow(req, res, 'web', started);
-      return webPages(req, res);
+    } else if (!store.changes.cachesCheckThemselves) {
+      // Once per request, before any cache answers: every change other processes committed before it was sent is
+      // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it).
+      await store.changes.catchUp();
     }
     // The redirects above write theirs with their other headers (redirect/handler.ts).
     stampIds(res, id, servedBy);
-    const surface = path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
-    observer.follow(req, res, surface, started);
+    const surface = linkPath ? 'web' : path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
+    observer.follow(req, res, surface, started, id);
+    if (linkPath) return webPages(req, res);
     // Not gated: probes come often from one address, and however many come, one database check runs at a time.
     if (path === '/healthz' || path === '/health') {
       noteOperation(res, path);

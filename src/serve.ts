@@ -22,8 +22,7 @@ export async function serve(): Promise<void> {
   const created = !existsSync(config.databasePath);
   // Imported here, so the primary of WORKERS=N, which serves nothing, never loads the app.
   const { createApp } = await import('./app.js');
-  const servedBy = config.workers > 1 ? String(process.pid) : undefined;
-  const app = await createApp(config, { logger, servedBy });
+  const app = await createApp(config, { logger });
   // WORKERS=1 serves as one process even inside another's cluster (pm2's cluster mode, say).
   if (config.workers > 1) return serveAsWorker(app, config.shutdownTimeoutMs);
   // Before listening: a signal that arrives as soon as the start-up lines are out must close, not kill.

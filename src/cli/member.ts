@@ -26,9 +26,9 @@ const gone = (team: Team) => dataError(`no team has the id ${quote(team.id)}`);
 /** `member add --team TEAM_ID --email E`. */
 export async function addMember(args: Args, store: Store, now = new Date()): Promise<Membership> {
   const { team, person } = await teamAndPerson(args, store);
-  const changed = await store.teams.addMember(team.id, person.id, now);
-  if (!changed && !(await store.teams.get(team.id))) throw gone(team);
-  return { team: team.id, person: person.id, member: true, changed };
+  const added = await store.teams.addMember(team.id, person.id, now);
+  if (added === 'no_team') throw gone(team);
+  return { team: team.id, person: person.id, member: true, changed: added === 'added' };
 }
 
 /**

@@ -12,6 +12,6 @@ const SHAPE = /^[A-Za-z0-9._:@=+/-]{1,128}$/;
 export function requestIdOf(trusted: (req: IncomingMessage) => boolean) {
   return (req: IncomingMessage): string => {
     const given = req.headers['x-request-id'];
-    return typeof given === 'string' && SHAPE.test(given) && trusted(req) ? given : randomUUID();
+    return typeof given === 'string' && trusted(req) && SHAPE.test(given) ? given : randomUUID();
   };
 }

@@ -14,7 +14,7 @@ export type Surface = 'api' | 'mcp' | 'web' | 'oauth';
 export function requestLog(logger: Logger, metrics: ServiceMetrics) {
   const logging = logger.isLevelEnabled('info');
 
-  return function follow(req: IncomingMessage, res: ServerResponse, surface: Surface, started: number): void {
+  return function follow(req: IncomingMessage, res: ServerResponse, surface: Surface, started: number, requestId: string): void {
     const facts = followRequest(res);
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
@@ -25,7 +25,7 @@ export function requestLog(logger: Logger, metrics: ServiceMetrics) {
       metrics.durations.of(surface, operation).observe(seconds);
       if (!logging) return;
       const line = {
-        requestId: res.getHeader('x-request-id'),
+        requestId,
         surface,
         method: req.method,
         route,

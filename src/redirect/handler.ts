@@ -1,5 +1,5 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { stampIds } from '../http/answer-ids.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stampIds, withIds } from '../http/answer-ids.js';
 import { isReservedWord, MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../domain/link-name.js';
 import { PAGE_HEADERS } from '../views/layout.js';
 import type { Store } from '../store/ports.js';
@@ -22,8 +22,7 @@ const VISIT_PAGE_HEADERS = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charse
  * flagged ones show a warning with a way onward, disabled ones 410, anything else a 404 page. Resolves to false for
  * paths that are not short links, so the web app can answer them; else to the id of the link answered (null for
  * the not-found page), for the log. Every answer carries its ids (http/answer-ids.ts); a redirect writes them with
- * its other headers in one writeHead, since one setHeader before writeHead makes Node merge every header one by
- * one, which cost a redirect about a tenth of its time.
+ * its other headers in one writeHead (withIds).
  */
 export function redirects(deps: {
   store: Store;
@@ -52,9 +51,7 @@ export function redirects(deps: {
       return link.id;
     }
     if (link?.state === 'active') {
-      const headers: OutgoingHttpHeaders = { Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url', 'X-Request-Id': requestId };
-      if (servedBy !== null) headers['X-Served-By'] = servedBy;
-      res.writeHead(302, headers);
+      res.writeHead(302, withIds({ Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url' }, requestId, servedBy));
       res.end();
       if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
       return link.id;

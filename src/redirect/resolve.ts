@@ -1,5 +1,4 @@
-import { looksLikeCode } from '../domain/code.js';
-import { isWellFormedName } from '../domain/link-name.js';
+import { linkByKey } from '../store/link-by-key.js';
 import type { LinkRecord, Store } from '../store/ports.js';
 import { LinkCache, type RedirectTarget } from './link-cache.js';
 
@@ -19,13 +18,15 @@ export function linkResolver(store: Store, maxEntries?: number) {
   });
 
   return async function resolve(key: string): Promise<RedirectTarget | null> {
+    // A visit is a request of its own: caught up here rather than at the entry point (app.ts), so a path that
+    // cannot be a link, or is no GET, costs no barrier.
+    await store.changes.catchUp();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     const toldBefore = told;
-    let record: LinkRecord | null = null;
-    if (looksLikeCode(key)) record = await store.links.findByCode(key);
-    else if (isWellFormedName(key)) record = await store.links.findByName(key);
-    else return null; // cannot be a link; not worth a cache entry
+    const reading = linkByKey(store, key);
+    if (reading === null) return null; // cannot be a link; not worth a cache entry
+    const record = await reading;
     const target = record && toTarget(record);
     // While the read awaited, another request may have changed this link (or caught up with another process's
     // change) and had it forgotten: what was read may be older than that, so it answers this request only.

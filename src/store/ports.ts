@@ -42,7 +42,8 @@ export interface StoreChanges {
   subscribe(listener: (keys: string[] | null) => void): void;
   /**
    * Resolves once every change other processes committed before the call has been told to the listeners. Asked
-   * once per request, as it arrives (app.ts), before anything is answered from a cache: what a request must see is
+   * once per request, as it arrives (app.ts; the redirect resolver for a visit), before anything is answered from a
+   * cache: what a request must see is
    * what was committed before it was sent, and a change committed while it runs is concurrent with it. The caches
    * themselves do not ask again, which on PostgreSQL would cost a round trip per read.
    */
@@ -165,8 +166,8 @@ export interface TeamStore {
   /** The person's teams by name, then id. */
   listForPerson(personId: string, page: Page<[string, string]>): Promise<Team[]>;
   isMember(teamId: string, personId: string): Promise<boolean>;
-  /** False when the person already was a member, or the team is gone. */
-  addMember(teamId: string, personId: string, now: Date): Promise<boolean>;
+  /** Adds the person as a member, or says why nothing changed: they already were one, or the team is gone. */
+  addMember(teamId: string, personId: string, now: Date): Promise<'added' | 'already' | 'no_team'>;
   /**
    * Removes `personId` from the team, or says why not, judged on the members as they are within the removal
    * (domain/team-roles.ts): anyone may leave, only an owner or the operator removes others, and the only owner

@@ -1,4 +1,4 @@
-import { html, raw, type Html } from './html.js';
+import { count, html, raw, type Html } from './html.js';
 
 /** One day's count, as the linkClicks tool returns it (`YYYY-MM-DD`, UTC). */
 export interface DayClicks {
@@ -50,7 +50,6 @@ export function dayName(date: string): string {
 const shortDay = (date: string) => dayName(date).slice(0, dayName(date).indexOf(' ') + 4);
 /** Coordinates to a tenth of a unit: plenty for a drawing 600 units wide, and a shorter page. */
 const r = (n: number) => Math.round(n * 10) / 10;
-const clicksText = (n: number) => `${n} click${n === 1 ? '' : 's'}`;
 
 /**
  * Round tick values for the y axis: 0 up to a top of 1, 2 or 5 times a power of ten, in at most about 5 steps.
@@ -82,7 +81,7 @@ export function clicksChart(days: DayClicks[], totals: { last7: number; last30: 
   );
   const bars = days.map((day, i) => {
     const x = r(LEFT + i * slot + (slot - barW) / 2);
-    const name = `${clicksText(day.clicks)} on ${dayName(day.date)}`;
+    const name = `${count(day.clicks, 'click')} on ${dayName(day.date)}`;
     // The value's label stays inside the drawing at both ends.
     const labelX = r(Math.min(Math.max(x + barW / 2, LEFT + 20), WIDTH - RIGHT - 20));
     return html`<g class="bar" tabindex="0" role="img" aria-label="${name}" data-date="${day.date}" data-clicks="${day.clicks}"><title>${name}</title><rect class="hit" x="${x}" y="${TOP}" width="${barW}" height="${PLOT_H}"/><rect class="fill" x="${x}" y="${y(day.clicks)}" width="${barW}" height="${r((day.clicks / top) * PLOT_H)}"/><text class="value" x="${labelX}" y="${Math.max(y(day.clicks) - 6, 16)}" text-anchor="middle" aria-hidden="true">${day.clicks}</text></g>`;

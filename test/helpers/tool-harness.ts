@@ -177,7 +177,7 @@ export class ToolHarness {
 
   /** Adds the actor to a team as a member. */
   async join(teamId: string, actor: Actor): Promise<void> {
-    expect(await this.store.teams.addMember(teamId, actor.personId, this.clock.now())).toBe(true);
+    expect(await this.store.teams.addMember(teamId, actor.personId, this.clock.now())).toBe('added');
   }
 
   /** A link made by createLink, which must succeed; `https://example.com/page` unless a destination is given. */

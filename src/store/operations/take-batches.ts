@@ -39,7 +39,8 @@ export function batchedTakes(run: TakeCalls): (keys: readonly RateKey[], windowM
 
   return (keys, windowMs, nowMs) =>
     new Promise((resolve, reject) => {
-      const id = JSON.stringify([keys, windowMs]);
+      // On every API call: a plain join (keys are ids and addresses, never holding a NUL) rather than JSON.
+      const id = `${windowMs}\u0000${keys.map(([key, limit]) => `${key}\u0000${limit}`).join('\u0000')}`;
       const queue = waiting.get(id);
       if (queue) return void queue.push({ nowMs, resolve, reject });
       waiting.set(id, [{ nowMs, resolve, reject }]);

@@ -54,7 +54,10 @@ export function pgTeams(
       return (await row(pool, 'SELECT 1 FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) !== null;
     },
     async addMember(teamId, personId, now) {
-      return accessWrite(async (client) => (await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0);
+      return accessWrite(async (client) => {
+        if ((await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0) return 'added';
+        return (await row(client, 'SELECT 1 FROM teams WHERE id = $1', [teamId])) ? 'already' : 'no_team';
+      });
     },
     removeMember: perform(teamOperations.removeMember),
     makeOwner: perform(teamOperations.makeOwner),

@@ -16,6 +16,14 @@ export function sqliteTeams(db: Db, random: Random, perform: ReturnType<typeof s
      SELECT @teamId, @personId, @role, @at WHERE EXISTS (SELECT 1 FROM teams WHERE id = @teamId)`,
   );
   const insertTeam = db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)');
+  const teamExists = db.prepare('SELECT 1 FROM teams WHERE id = ?').pluck();
+  const addMember = db.transaction((teamId: string, personId: string, now: Date) =>
+    insertMember.run({ teamId, personId, role: 'member', at: now.toISOString() }).changes > 0
+      ? ('added' as const)
+      : teamExists.get(teamId)
+        ? ('already' as const)
+        : ('no_team' as const),
+  );
   const linkCount = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const byId = db.prepare(`SELECT ${TEAM} FROM teams t WHERE t.id = ?`);
   const member = db.prepare('SELECT 1 FROM members WHERE team_id = ? AND person_id = ?').pluck();
@@ -62,7 +70,7 @@ export function sqliteTeams(db: Db, random: Random, perform: ReturnType<typeof s
       return isMember(teamId, personId);
     },
     async addMember(teamId, personId, now) {
-      return insertMember.run({ teamId, personId, role: 'member', at: now.toISOString() }).changes > 0;
+      return addMember(teamId, personId, now);
     },
     removeMember: perform(teamOperations.removeMember),
     makeOwner: perform(teamOperations.makeOwner),

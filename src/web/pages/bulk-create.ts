@@ -6,7 +6,7 @@ import { setRetryAfter } from '../../http/retry-after.js';
 import { createLinks, MAX_LINKS_PER_CALL } from '../../tools/create-links.js';
 import { COPIED_STATUS, copyableAddress, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textAreaField, type FieldErrors } from '../../views/forms.js';
-import { html, type Html } from '../../views/html.js';
+import { count, html, type Html } from '../../views/html.js';
 import { teamFault } from '../link-field-faults.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
@@ -54,7 +54,7 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
   async function show(req: Request, res: Response, me: SignedIn, answer: Answer) {
     const teams = await teamsOf(ctx.store, me.person.id);
     const made = queryText(req, 'made').split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
-    const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${countOf(made.length)}.</p>
+    const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${count(made.length, 'link')}.</p>
 <ul class="addresses">${made.map((code) => copyableAddress(`${publicUrl}/${code}`))}</ul>` : noticeBox(undefined);
     const errors = answer.errors ?? {};
     res.set('Content-Security-Policy', COPY_PAGE_CSP);
@@ -88,7 +88,7 @@ ${COPY_SCRIPT_TAG}`,
       return html`<li><p class="destination">${r.destination}</p><p>${outcome}</p></li>`;
     });
     return html`<h2>Results</h2>
-<p class="alert" role="alert">Made ${countOf(made)}; refused ${countOf(results.length - made)}. The refused lines are left below to fix and send again.</p>
+<p class="alert" role="alert">Made ${count(made, 'link')}; refused ${count(results.length - made, 'link')}. The refused lines are left below to fix and send again.</p>
 <ol class="results">${items}</ol>`;
   }
 
@@ -134,8 +134,4 @@ function refusalOf(error: ApiError, pasted: number): Pick<Answer, 'errors' | 'al
     return { errors: { destinations: detail } };
   }
   return { alert: error.detail };
-}
-
-function countOf(links: number): string {
-  return links === 1 ? '1 link' : `${links} links`;
 }

@@ -5,7 +5,7 @@ import type { ToolContext } from '../../tools/define-tool.js';
 import type { Link } from '../../tools/schemas.js';
 import { teamLinks } from '../../tools/team-links.js';
 import { copyableAddress } from '../../views/copy-button.js';
-import { html, when, type Html } from '../../views/html.js';
+import { count, html, when, type Html } from '../../views/html.js';
 import { isFiltered, newerHref, olderHref, type ListQuery } from '../list-query.js';
 import { shortAddresses } from '../link-of.js';
 import { runTool } from '../run-tool.js';
@@ -83,11 +83,7 @@ function linkItem(link: Link, recent: number, publicUrl: string): Html {
 <ul class="addresses">${addresses.map(copyableAddress)}</ul>
 <p class="destination">${link.destination}</p>
 ${link.note ? html`<p class="note">${link.note}</p>` : html``}
-<p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${clicksText(recent)} in 7 days</span></p>
+<p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${count(recent, 'click')} in 7 days</span></p>
 <p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a><a href="/app/links/${link.code}/edit" aria-label="Edit ${short}">Edit</a><a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
 </li>`;
-}
-
-function clicksText(clicks: number): string {
-  return clicks === 1 ? '1 click' : `${clicks} clicks`;
 }

@@ -2,7 +2,7 @@ import { REASON_MAX } from '../../domain/reason.js';
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
-import { isWellFormedName } from '../../domain/link-name.js';
+import { linkByKey } from '../../store/link-by-key.js';
 import { linkNotFound } from '../../domain/link-state.js';
 import { ApiError } from '../../errors.js';
 import { parseParams } from '../../tools/bad-request.js';
@@ -29,13 +29,7 @@ async function codeOf(ctx: ToolContext, entered: string): Promise<string | null>
   const ours = `${ctx.config.publicUrl}/`;
   if (path.startsWith(ours)) path = path.slice(ours.length);
   path = path.replace(/^\//, '').replace(/[/?#].*$/s, '');
-  if (path === '') return null;
-  const link = looksLikeCode(path)
-    ? await ctx.store.links.findByCode(path)
-    : isWellFormedName(path)
-      ? await ctx.store.links.findByName(path)
-      : null;
-  return link?.code ?? null;
+  return (await linkByKey(ctx.store, path))?.code ?? null;
 }
 
 /**

@@ -4,12 +4,11 @@ import type { Team } from '../../store/ports.js';
 import { render, signedInOnly, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { csrfField } from '../../views/forms.js';
-import { html } from '../../views/html.js';
+import { count, html } from '../../views/html.js';
 import { notFound, teamPage } from './team-page.js';
 
 const ONLY_OWNERS = 'Only an owner of the team may delete it.';
 
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /**
  * Deleting a team: its owners confirm on a page of its own, which names the team and what goes with it, and only

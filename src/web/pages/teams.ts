@@ -80,11 +80,9 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
         const message = email === null ? 'Enter an email address, like name@example.com.' : 'No one has an account with this email.';
         return show(req, res, me, team, 400, { email: raw, errors: { email: message } });
       }
-      if (!(await teams.addMember(team.id, person.id, ctx.clock.now()))) {
-        // False also when the team was deleted meanwhile.
-        if (!(await teams.get(team.id))) throw notFound();
-        return show(req, res, me, team, 409, { email: raw, errors: { email: 'They already are a member.' } });
-      }
+      const added = await teams.addMember(team.id, person.id, ctx.clock.now());
+      if (added === 'no_team') throw notFound();
+      if (added === 'already') return show(req, res, me, team, 409, { email: raw, errors: { email: 'They already are a member.' } });
       res.redirect(303, `/teams/${team.id}?done=added`);
     }),
   );

@@ -88,9 +88,9 @@ export function peopleAndTeams(open: OpenStore): void {
         const team = await s.team();
         const person = await s.person();
         expect(await s.store.teams.isMember(team.id, person.id)).toBe(false);
-        expect(await s.store.teams.addMember(team.id, person.id, at(MINUTE))).toBe(true);
+        expect(await s.store.teams.addMember(team.id, person.id, at(MINUTE))).toBe('added');
         expect(await s.store.teams.isMember(team.id, person.id)).toBe(true);
-        expect(await s.store.teams.addMember(team.id, person.id, at(2 * MINUTE))).toBe(false);
+        expect(await s.store.teams.addMember(team.id, person.id, at(2 * MINUTE))).toBe('already');
         expect((await s.store.teams.members(team.id)).find((m) => m.personId === person.id)).toEqual({
           personId: person.id, email: person.email, role: 'member', addedAt: at(MINUTE).toISOString(),
         });
