@@ -5,7 +5,7 @@ import type { Tool, ToolContext } from '../tools/define-tool.js';
 import { prepareCall } from '../tools/prepare-call.js';
 
 /** A signed-in person as a tool's caller: every scope (pages are the person's own), no token limit to one team. */
-function callerOf(me: SignedIn): Caller {
+export function callerOf(me: SignedIn): Caller {
   return { personId: me.person.id, scopes: null, recordTeamId: null };
 }
 

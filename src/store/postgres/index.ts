@@ -42,7 +42,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   // tell every process within their own transaction.
   const { cached, accessWrite } = cachedReads(changes, pool);
   const people = pgPeople(pool, random, accessWrite);
-  const teams = pgTeams(pool, random, accessWrite, pgOperations(pool, changes, { access: true }));
+  const teams = pgTeams(pool, random, accessWrite, pgOperations(pool, changes, accessWrite));
   const tokens = pgTokens(pool, random, accessWrite);
   const links = pgLinks(pool, random, new LinkIds(random), perform);
   return {

@@ -3,28 +3,25 @@ import type { StoreQueries } from '../operations/team-queries.js';
 import { runAwaiting, type Steps } from '../operations/steps.js';
 import type { PgChanges } from './changes.js';
 import { pgLinkQueries } from './link-queries.js';
-import { transaction, type Queryable } from './query.js';
+import { silentAccessWrite, type AccessWrite } from './access-writes.js';
 import { pgTeamQueries } from './team-queries.js';
 
 /** What running operations tells the other processes through (changes.ts); a stand-in in tests of single ports. */
-export type OperationNews = Pick<PgChanges, 'notifyLinks' | 'told' | 'announced'>;
+export type OperationNews = Pick<PgChanges, 'notifyLinks' | 'told'>;
 
-/** For ports assembled without StoreChanges (tests of single ports): each operation in a transaction, telling no one. */
+/** For ports assembled without StoreChanges (tests of single ports): telling no one. */
 export const silentNews: OperationNews = {
   notifyLinks: async () => undefined,
   told: () => undefined,
-  announced: (pool, _kind, work) => transaction(pool, work),
 };
 
 /**
- * Runs one link, moderation or team operation in one transaction, answering its queries on the transaction's
- * connection. The links it touched are notified to every process at commit, and told to this one as soon as it
- * committed. With `access` (the team operations: who belongs, which teams exist), every process is also told
- * within the transaction that access changed, so memberships kept in memory are dropped everywhere at commit.
+ * Runs one link, moderation or team operation in one transaction (`inTransaction`), answering its queries on the
+ * transaction's connection. The links it touched are notified to every process at commit, and told to this one as
+ * soon as it committed. The team operations (who belongs, which teams exist) run as the store's accessWrite
+ * (access-writes.ts), which also tells every process within the transaction that access changed.
  */
-export function pgOperations(pool: pg.Pool, changes: OperationNews, { access = false } = {}) {
-  const inTransaction = <T>(work: (client: Queryable) => Promise<T>): Promise<T> =>
-    access ? changes.announced(pool, 'access', work) : transaction(pool, work);
+export function pgOperations(pool: pg.Pool, changes: OperationNews, inTransaction: AccessWrite = silentAccessWrite(pool)) {
   return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<StoreQueries, T>) {
     return async (...args: A): Promise<T> => {
       let touched: Array<string | null> = [];

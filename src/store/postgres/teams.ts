@@ -25,7 +25,7 @@ export function pgTeams(
   pool: PgPool,
   random: Random,
   accessWrite: AccessWrite = silentAccessWrite(pool),
-  perform = pgOperations(pool, silentNews, { access: true }),
+  perform = pgOperations(pool, silentNews, accessWrite),
 ): TeamStore {
   return {
     async add({ name, ownerId }, now) {

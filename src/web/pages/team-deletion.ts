@@ -5,7 +5,8 @@ import { render, signedInOnly, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { csrfField } from '../../views/forms.js';
 import { count, html } from '../../views/html.js';
-import { notFound, teamPage } from './team-page.js';
+import { teamPage } from './team-page.js';
+import { teamNotFound } from '../../domain/team-roles.js';
 
 const ONLY_OWNERS = 'Only an owner of the team may delete it.';
 
@@ -48,7 +49,7 @@ export function teamDeletionPages(app: Express, deps: PageDeps): void {
     signedInOnly(deps, async (req, res, me) => {
       const team = await teamOf(req, me);
       const deleted = await teams.delete(team.id, { personId: me.person.id });
-      if (deleted === 'no_team') throw notFound();
+      if (deleted === 'no_team') throw teamNotFound();
       if (deleted === 'not_owner') return show(req, res, me, team, 403, { alert: ONLY_OWNERS });
       res.redirect(303, '/teams?done=deleted');
     }),

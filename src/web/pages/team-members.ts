@@ -1,7 +1,8 @@
 import type { Express, Request, Response } from 'express';
 import { signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { notFound, teamPage } from './team-page.js';
+import { teamPage } from './team-page.js';
+import { teamNotFound } from '../../domain/team-roles.js';
 
 const NOT_MEMBER = 'That person is not a member of this team.';
 
@@ -20,7 +21,7 @@ export function teamMemberPages(app: Express, deps: PageDeps): void {
       case 'removed':
         return res.redirect(303, targetId === me.person.id ? '/teams?done=left' : `/teams/${team.id}?done=removed`);
       case 'no_team':
-        throw notFound();
+        throw teamNotFound();
       case 'not_member':
         return show(req, res, me, team, 404, { alert: NOT_MEMBER });
       case 'not_owner':
@@ -40,7 +41,7 @@ export function teamMemberPages(app: Express, deps: PageDeps): void {
       case 'already':
         return res.redirect(303, `/teams/${team.id}?done=promoted`);
       case 'no_team':
-        throw notFound();
+        throw teamNotFound();
       case 'not_member':
         return show(req, res, me, team, 404, { alert: NOT_MEMBER });
       case 'not_owner':

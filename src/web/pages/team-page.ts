@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
 import { MAX_TEAM_NAME } from '../../domain/account-rules.js';
 import { refusalToManage } from '../../domain/team-roles.js';
-import { apiError } from '../../errors.js';
 import type { Member, Team } from '../../store/ports.js';
 import { queryText, render, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when } from '../../views/html.js';
+import { teamToRead } from '../../tools/access.js';
+import { callerOf } from '../run-tool.js';
 
 /** What `?done=` says after a change, on the team's page or the list of teams. */
 export const NOTICES: Record<string, string> = {
@@ -34,11 +35,9 @@ export interface TeamFix {
 export function teamPage(deps: PageDeps) {
   const { teams } = deps.ctx.store;
 
-  /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak. */
-  async function teamOf(req: Request, me: SignedIn): Promise<Team> {
-    const team = await teams.get(String(req.params.id ?? ''));
-    if (!team || !(await teams.isMember(team.id, me.person.id))) throw notFound();
-    return team;
+  /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak (the tools' rule). */
+  function teamOf(req: Request, me: SignedIn): Promise<Team> {
+    return teamToRead(deps.ctx, callerOf(me), String(req.params.id ?? ''));
   }
 
   /** Members for everyone in the team; renaming and deleting for its owners (the store checks again). */
@@ -89,9 +88,4 @@ ${textField({ name: 'name', label: 'Team name', value: fix.name ?? team.name, er
   }
 
   return { teamOf, show };
-}
-
-/** A team that is gone, never was, or is not among the person's: the three look the same. */
-export function notFound() {
-  return apiError.notFound('There is no such team among yours.');
 }

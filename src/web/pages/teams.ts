@@ -8,7 +8,8 @@ import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js'
 import { html } from '../../views/html.js';
 import { minutesToWait } from '../../views/wait.js';
 import { setRetryAfter } from '../../http/retry-after.js';
-import { NOTICES, notFound, TEAM_NAME_RULE, teamPage } from './team-page.js';
+import { NOTICES, TEAM_NAME_RULE, teamPage } from './team-page.js';
+import { teamNotFound } from '../../domain/team-roles.js';
 import { teamsOf } from '../teams-of.js';
 
 /**
@@ -81,7 +82,7 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
         return show(req, res, me, team, 400, { email: raw, errors: { email: message } });
       }
       const added = await teams.addMember(team.id, person.id, ctx.clock.now());
-      if (added === 'no_team') throw notFound();
+      if (added === 'no_team') throw teamNotFound();
       if (added === 'already') return show(req, res, me, team, 409, { email: raw, errors: { email: 'They already are a member.' } });
       res.redirect(303, `/teams/${team.id}?done=added`);
     }),
@@ -95,7 +96,7 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
       const name = teamNameOrNull(raw);
       if (name === null) return show(req, res, me, team, 400, { name: raw, errors: { name: TEAM_NAME_RULE } });
       const renamed = await teams.rename(team.id, name, { personId: me.person.id });
-      if (renamed === 'no_team') throw notFound();
+      if (renamed === 'no_team') throw teamNotFound();
       if (renamed === 'not_owner') return show(req, res, me, team, 403, { alert: 'Only an owner of the team may rename it.' });
       res.redirect(303, `/teams/${team.id}?done=renamed`);
     }),
