@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError } from '../errors.js';
-import { processLog } from '../observability/logger.js';
+import { warnLine } from '../observability/logger.js';
 import { sendJson, sendProblem } from './problem.js';
 
 /** How long /healthz waits for the database before answering 503; probes commonly give up after 1 to 5 s. */
@@ -31,7 +31,7 @@ const OK = JSON.stringify({ status: 'ok' });
  * load on the database; each check is answered within the timeout, even when the database never answers. The
  * reason is logged when the answer turns to 503 and when it turns back, not at every probe.
  */
-export function createHealth({ ready, publicUrl, timeoutMs = HEALTH_TIMEOUT_MS, log = (line) => processLog().warn(line) }: HealthOptions): Health {
+export function createHealth({ ready, publicUrl, timeoutMs = HEALTH_TIMEOUT_MS, log = warnLine }: HealthOptions): Health {
   let closing = false;
   let running: Promise<string | null> | null = null;
   let down = false;

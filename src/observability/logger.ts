@@ -32,6 +32,9 @@ export function processLog(): Logger {
   return (processLogger ??= createLogger('info', 2));
 }
 
+/** Where a part's warnings go unless it is handed a log of its own (tests hand one in to read them). */
+export const warnLine = (line: string): void => processLog().warn(line);
+
 export function useProcessLog(logger: Logger): void {
   processLogger = logger;
 }

@@ -13,7 +13,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { matchesDomain, normalizeDomain } from '../../domain/destination.js';
 import type { UnsafeSiteProvider } from './provider.js';
-import { processLog } from '../../observability/logger.js';
+import { warnLine } from '../../observability/logger.js';
 
 /** A parsed list: normalized domains and normalized URLs, and the 1-based numbers of the lines ignored. */
 export interface UnsafeList {
@@ -80,7 +80,7 @@ export function isListed(url: string, list: UnsafeList): boolean {
  * until it is back) rather than letting addresses through unchecked.
  */
 export function listFileProvider(options: ListFileOptions): UnsafeSiteProvider {
-  const { path, checkEveryMs = 1000, log = (line: string) => processLog().warn(line) } = options;
+  const { path, checkEveryMs = 1000, log = warnLine } = options;
   let loaded: { list: UnsafeList; signature: string } | undefined;
   let checkedAt = -Infinity;
   // Look-ups that arrive while the file is read share that read.

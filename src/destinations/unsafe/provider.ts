@@ -8,7 +8,7 @@ import { apiError, type ApiError } from '../../errors.js';
 import type { NetworkCheck } from '../checker.js';
 import { cacheStats } from '../../support/cache-stats.js';
 import { LruCache } from '../../support/lru-cache.js';
-import { processLog } from '../../observability/logger.js';
+import { warnLine } from '../../observability/logger.js';
 
 /** One list of unsafe sites. */
 export interface UnsafeSiteProvider {
@@ -64,7 +64,7 @@ export function lookupKeyOf(destination: CheckedDestination): string {
  * failures are not, so the next call asks again. With no providers every destination passes.
  */
 export function unsafeSitesCheck(providers: UnsafeSiteProvider[], options: UnsafeSitesOptions = {}): UnsafeSitesCheck {
-  const { timeoutMs = 5000, retryAfterSeconds = 60, log = (line: string) => processLog().warn(line) } = options;
+  const { timeoutMs = 5000, retryAfterSeconds = 60, log = warnLine } = options;
   const cache = new LruCache<'safe' | 'unsafe'>(options.cacheSize ?? 10_000, { ttlMs: options.ttlMs ?? 15 * 60_000, now: options.now, stats: cacheStats('unsafe-verdicts') });
   // A provider's outage is logged when it starts and when it ends, not on every refused link.
   const failing = new Set<string>();

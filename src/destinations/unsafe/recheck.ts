@@ -12,7 +12,7 @@ import { checkAddress } from '../../domain/destination.js';
 import type { ActiveLink, LeaseStore, LinkStore } from '../../store/ports.js';
 import type { Clock } from '../../shared/clock.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
-import { processLog } from '../../observability/logger.js';
+import { warnLine } from '../../observability/logger.js';
 
 /** The re-check's default interval. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,7 +55,7 @@ export interface RecheckOptions {
 
 /** Schedules the re-check every `intervalMs`; runs never overlap. */
 export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
-  const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = (line: string) => processLog().warn(line) } = options;
+  const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = warnLine } = options;
   const links = store.links;
   let running: Promise<RecheckResult | null> | undefined;
   let stopped = false;

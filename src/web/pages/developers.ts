@@ -34,13 +34,17 @@ export function developerPages(app: Express, deps: PageDeps): void {
   async function show(req: Request, res: Response, me: SignedIn, status = 200, draft: Draft = {}, alert?: string) {
     const teams = await teamsOf(ctx.store, me.person.id);
     const tokens = await ctx.store.tokens.listForPerson(me.person.id);
-    const teamOf = async (t: TokenRecord) => ctx.store.teams.get(t.teamId);
-    const rows = await Promise.all(tokens.map(async (t) => tokenRow(t, await teamOf(t), me)));
+    // A token's team is one of theirs unless they left it since: only those few are read, each once.
+    const known = new Map(teams.map((t) => [t.id, t]));
+    const left = [...new Set(tokens.map((t) => t.teamId).filter((id) => !known.has(id)))];
+    for (const team of await Promise.all(left.map((id) => ctx.store.teams.get(id)))) if (team) known.set(team.id, team);
+    const teamOf = (t: TokenRecord) => known.get(t.teamId) ?? null;
+    const rows = tokens.map((t) => tokenRow(t, teamOf(t), me));
     const revoked = queryText(req, 'done') === 'revoked' ? 'Token revoked: it stops working at once.' : undefined;
     // Only on a GET, the page a made token's form redirects to; and only while the token is live and the person's.
     const token = req.method === 'GET' ? await newToken.take(req, res, me) : null;
     const made = token === null ? undefined : tokens.find((t) => t.id === tokenIdOf(token));
-    const card = token !== null && made ? madeCard(token, made, await teamOf(made)) : html``;
+    const card = token !== null && made ? madeCard(token, made, teamOf(made)) : html``;
     render(
       res,
       status,
