@@ -17,7 +17,7 @@ describe('access through tokens', () => {
     const alice = await server.person({ teamName: 'A' });
     const bob = await server.person({ teamName: 'B' });
     const teamB = bob.teamId;
-    expect(await server.app.ctx.store.teams.addMember(teamB, alice.personId, server.clock.now())).toBe(true);
+    expect(await server.app.ctx.store.teams.addMember(teamB, alice.personId, server.clock.now())).toBe('added');
     const linkB = await createLink(bob, { note: 'in B' });
     const limited = await server.token(alice.personId, alice.teamId, { limited: true });
     return { alice, bob, teamB, linkB, limited };
