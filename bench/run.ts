@@ -10,20 +10,22 @@ import type { Ready } from './servers/child.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { benchWorkers } from './workers.js';
 import { benchObservability } from './observability.js';
+import { benchCopy } from './copy.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
- * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability picks sections (postgres starts
- * a throwaway cluster, as the tests do; workers: bench/workers.ts; observability: the log and metrics on against off,
- * bench/observability.ts). The other sections' servers log nothing (LOG_LEVEL=silent unless LOG_LEVEL is set), so
- * their figures compare with earlier runs; BENCH_CPU_PROF=<dir> profiles every server child
+ * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy picks sections (postgres
+ * starts a throwaway cluster, as the tests do; workers: bench/workers.ts; observability: the log and metrics on against
+ * off, bench/observability.ts; copy: copy-database to PostgreSQL, bench/copy.ts). The other sections' servers log
+ * nothing (LOG_LEVEL=silent unless LOG_LEVEL is set), so their figures compare with earlier runs; BENCH_CPU_PROF=<dir>
+ * profiles every server child
  * (one file each, written when it stops; for redirect, ours is profiled during each load only, one file per load;
  * read them with bench/profile-top.ts). Prints figures and targets; asserts nothing.
  * redirect: BENCH_REDIRECT_LINKS (1,000,000), BENCH_REDIRECT_CODES (10,000 sampled codes), BENCH_REDIRECT_WIDE
  * (200,000 codes for a run wider than the 100,000-entry cache; 0 skips it), BENCH_REDIRECT_RUNS (codes,hot,wide),
  * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const SEARCH_LINKS = Number(process.env.BENCH_SEARCH_LINKS ?? 100_000);
 
@@ -425,6 +427,7 @@ if (only.has('postgres')) {
 
 if (only.has('workers')) summary.push(...(await benchWorkers()));
 if (only.has('observability')) summary.push(...(await benchObservability()));
+if (only.has('copy')) summary.push(...(await benchCopy()));
 
 closeClients();
 console.log(`\n${summary.join('\n')}`);
