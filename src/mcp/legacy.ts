@@ -13,6 +13,7 @@ import type { McpSessionStore } from '../store/ports.js';
 import { AnswerRelay } from './answer-relay.js';
 import { canElicitUrl, sessionCapabilities } from './capabilities.js';
 import { RelayedTransport } from './relayed-transport.js';
+import { malformedInitialize } from './malformed-initialize.js';
 import { replayInitialize } from './replay-initialize.js';
 import { rpcError } from './rpc-error.js';
 import { expiresAt, sessionKey, SessionIds, type SessionClaims } from './session-id.js';
@@ -36,6 +37,8 @@ export function legacySessions(newServer: () => Server, store: McpSessionStore, 
 
   async function handle(request: Request, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
     const { caller } = auth.extra as { caller: Caller };
+    const malformed = malformedInitialize(body);
+    if (malformed) return rpcError(res, 400, -32602, malformed);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const session = await sessionFor(sessionId, caller.personId);

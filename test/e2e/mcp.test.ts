@@ -215,6 +215,39 @@ describe('initialize', () => {
     expect(message.result.protocolVersion).toBe(PROTOCOL);
     expect(message.result.serverInfo.name).toBe('shortlinks');
   });
+
+  const malformed: [string, unknown, string][] = [
+    ['no params', undefined, 'protocolVersion: Invalid input: expected string, received undefined; capabilities: Invalid input: expected object, received undefined; clientInfo: Invalid input: expected object, received undefined'],
+    ['a protocolVersion that is a number', { ...initializeBody().params, protocolVersion: 5 }, 'protocolVersion: Invalid input: expected string, received number'],
+    ['capabilities that are a list', { ...initializeBody().params, capabilities: [] }, 'capabilities: Invalid input: expected object, received array'],
+    ['a clientInfo without a version', { ...initializeBody().params, clientInfo: { name: 'raw' } }, 'clientInfo.version: Invalid input: expected string, received undefined'],
+  ];
+
+  it.each(malformed)('an initialize with %s: HTTP 400, invalid params (-32602) naming the field, and no session', async (_, params, why) => {
+    const alice = await server.person();
+    const res = await post({ ...initializeBody(), params }, { token: alice.token });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32602, message: `Invalid params for initialize: ${why}` } });
+  });
+
+  it('an initialize again inside a session: malformed is invalid params (-32602), whole is "already initialized"; the session goes on', async () => {
+    const alice = await server.person();
+    const session = (await post(initializeBody(), { token: alice.token })).headers.get('mcp-session-id')!;
+    const bad = await post({ ...initializeBody(3), params: {} }, { token: alice.token, session });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe(-32602);
+    // In a batch, beside a good request, too: the SDK would answer the good one and fault on the other (-32603).
+    const batch = await post([listBody(4), { ...initializeBody(5), params: { capabilities: {} } }], { token: alice.token, session });
+    expect(batch.status).toBe(400);
+    expect((await batch.json()).error.message).toMatch(/^Invalid params for initialize: protocolVersion: /);
+    const again = await post(initializeBody(6), { token: alice.token, session });
+    expect(again.status).toBe(400);
+    expect((await rpcMessage(again)).error).toMatchObject({ code: -32600, message: 'Invalid Request: Server already initialized' });
+    const listed = await post(listBody(7), { token: alice.token, session });
+    expect(listed.status).toBe(200);
+    expect((await rpcMessage(listed)).result.tools).toHaveLength(12);
+  });
 });
 
 describe('tools/list', () => {
