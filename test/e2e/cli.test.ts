@@ -8,12 +8,16 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { packageRoot } from '../../src/paths.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { CLI, runCliWith, type Run } from '../helpers/cli.js';
+
+// Each test runs the CLI as a process several times over: about 0.2 s each on a quiet machine, but up to 2 s each
+// on a loaded CI runner (two cores, four test workers), where six of them came within half of the default 20 s.
+vi.setConfig({ testTimeout: 60_000 });
 
 const SET_PASSWORD_URL = /^http:\/\/localhost:4123\/set-password\/[A-Za-z0-9_-]{43}$/;
 const DAY_MS = 86_400_000;
