@@ -229,6 +229,11 @@ export interface LinkStore {
   create(input: NewLink, limits: Limits, now: Date): Promise<LinkRecord>;
   findByCode(code: string): Promise<LinkRecord | null>;
   findByName(name: string): Promise<LinkRecord | null>;
+  /**
+   * Rejects with the refusal create or rename would give the name (name_taken, reserved_name, on `field`) for
+   * link `linkId` of the team (null: a link not made yet); resolves when they would take it. Changes nothing.
+   */
+  nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Promise<void>;
   /** Newest first, `limit` rows after the row with seq `after`. */
   list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
   setDestination(id: string, destination: string, limits: Limits, now: Date): Promise<LinkRecord>;

@@ -21,7 +21,7 @@ export const changeDestination = defineTool({
   async run({ code, destination }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; checking it first spares a flagged link the network checks.
-    assertChangeable(link.state);
+    assertChangeable(link.state, 'destination');
     // Stored as the parser serializes it (see makeLink).
     const { url } = await ctx.destinations.check(destination, 'destination');
     const limits = await ctx.store.settings.limits();

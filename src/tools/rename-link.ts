@@ -23,7 +23,7 @@ export const renameLink = defineTool({
   async run({ code, name }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.
-    assertChangeable(link.state);
+    assertChangeable(link.state, 'name');
     const checked = checkName(name);
     const limits = await ctx.store.settings.limits();
     return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now()));

@@ -11,9 +11,21 @@ export interface LinkFieldValues {
   note?: string;
 }
 
-const CHECKS: Record<keyof LinkFieldValues, (ctx: ToolContext, value: string, field: string) => Promise<unknown>> = {
+/** The link a name is checked for: its team, and the link itself (null: one not made yet). */
+export interface NameOwner {
+  teamId: string;
+  linkId: string | null;
+}
+
+type Check = (ctx: ToolContext, value: string, field: string, owner: NameOwner | null) => Promise<unknown>;
+
+const CHECKS: Record<keyof LinkFieldValues, Check> = {
   destination: (ctx, value, field) => ctx.destinations.check(value, field),
-  name: async (_ctx, value, field) => checkName(value === '' ? null : value, field),
+  name: async (ctx, value, field, owner) => {
+    const name = checkName(value === '' ? null : value, field);
+    // Taken or kept by another team: the store's answer, read without holding the name.
+    if (name !== null && owner) await ctx.store.links.nameRefusal(name, owner.teamId, owner.linkId, field);
+  },
   note: async (_ctx, value, field) => checkNote(value === '' ? null : value, field),
 };
 
@@ -21,12 +33,13 @@ const CHECKS: Record<keyof LinkFieldValues, (ctx: ToolContext, value: string, fi
  * Every fault of a link form, not only the first: a tool stops at its first refusal, so after it refuses, the
  * form's other fields are checked on their own with the same rules (the tools' own checks, so the same messages).
  * Only runs after a refusal, so a good form is checked once. `prefix` names a field of a list item (`links[3].`).
- * Faults that only the store can find (a name taken, a full team) show when the tool reaches them.
+ * With `owner`, a name taken is found too; a full team or a limit shows only when the tool reaches it.
  */
 export async function faultsOfLinkForm(
   ctx: ToolContext,
   refusal: ApiError,
   values: LinkFieldValues,
+  owner: NameOwner | null,
   prefix = '',
 ): Promise<FieldErrors> {
   const faults: FieldErrors = {};
@@ -35,7 +48,7 @@ export async function faultsOfLinkForm(
     const value = values[key];
     const field = `${prefix}${key}`;
     if (value === undefined || faults[field] !== undefined) continue;
-    const fault = await refusalOfLinkField(ctx, key, value, field);
+    const fault = await refusalOfLinkField(ctx, key, value, owner, field);
     if (fault) faults[field] = fault.detail;
   }
   return faults;
@@ -43,16 +56,17 @@ export async function faultsOfLinkForm(
 
 /**
  * One field's refusal by the tools' own rule (its status too, for a page that checks a form before changing
- * anything), or null when the field passes. An empty name or note means "none".
+ * anything), or null when the field passes. An empty name or note means "none"; a name is checked for `owner`.
  */
 export async function refusalOfLinkField(
   ctx: ToolContext,
   key: keyof LinkFieldValues,
   value: string,
+  owner: NameOwner | null,
   field: string = key,
 ): Promise<ApiError | null> {
   try {
-    await CHECKS[key](ctx, value, field);
+    await CHECKS[key](ctx, value, field, owner);
     return null;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -158,14 +158,16 @@ describe('renameLink', () => {
   });
 
   it.each([
-    ['flagged', 'link_flagged'],
-    ['disabled', 'link_disabled'],
-  ] as const)('a %s link: 409 %s, unchanged', async (state, code) => {
+    ['flagged', 'link_flagged', 'The short link name cannot change while the link is flagged; ask for a review.'],
+    ['disabled', 'link_disabled', 'The link was disabled by the service and cannot be changed.'],
+  ] as const)('a %s link: 409 %s, unchanged', async (state, code, detail) => {
     const alice = await server.person();
     const name = freshName();
     const made = await createLink(alice, { name });
     await setState(made.code, state);
-    expectProblem(server, await rename(alice, made.code, null), 409, code);
+    const refused = await rename(alice, made.code, null);
+    expectProblem(server, refused, 409, code);
+    expect(refused.body.detail).toBe(detail);
     expectProblem(server, await rename(alice, made.code, freshName()), 409, code);
     expect((await getLink(alice, made.code)).body.name).toBe(name);
   });

@@ -118,6 +118,26 @@ describe('the edit page', () => {
     expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: null });
   });
 
+  it('finds a taken name before saving, beside the other faults of the form, and changes nothing', async () => {
+    const who = await someone();
+    const other = await someone();
+    await makeLink(other.visitor, other.team, { name: 'edit-theirs' });
+    const code = await makeLink(who.visitor, who.team, { note: 'kept' });
+    const page = await edit(who, code, { destination: 'http://example.com/plain', name: 'edit-theirs', note: 'changed' });
+    expect(page.status).toBe(400);
+    expect(faultOf(page, 'destination')).toBe('The destination must be an https address.');
+    expect(faultOf(page, 'name')).toBe(
+      (await call(server, 'renameLink', { code, name: 'edit-theirs' }, who.token)).body.detail,
+    );
+    expect(faultOf(page, 'name')).toBe('The short link name "edit-theirs" is taken.');
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: null, note: 'kept', changedAt: null });
+    // The link's own name, and a name its team kept from a rename, are no fault.
+    expect((await edit(who, code, { destination: 'https://example.com/page', name: 'edit-mine', note: 'kept' })).status).toBe(303);
+    expect((await edit(who, code, { destination: 'https://example.com/page', name: 'edit-mine-2', note: 'kept' })).status).toBe(303);
+    expect((await edit(who, code, { destination: 'https://example.org/moved', name: 'edit-mine', note: 'kept' })).status).toBe(303);
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.org/moved', name: 'edit-mine' });
+  });
+
   it('refuses a flagged link’s destination and name (409 link_flagged) but takes its note; a disabled link takes nothing', async () => {
     const who = await someone();
     const code = await makeLink(who.visitor, who.team);
@@ -128,7 +148,7 @@ describe('the edit page', () => {
     const refused = await edit(who, code, { destination: 'https://example.org/flee', name: 'edit-flagged', note: 'fine' });
     expect(refused.status).toBe(409);
     expect(faultOf(refused, 'destination')).toBe('The destination cannot change while the link is flagged; ask for a review.');
-    expect(faultOf(refused, 'name')).toBe('The destination cannot change while the link is flagged; ask for a review.');
+    expect(faultOf(refused, 'name')).toBe('The short link name cannot change while the link is flagged; ask for a review.');
     expect((await getLink(who, code)).note).toBeNull();
     expect((await edit(who, code, { destination: 'https://example.com/page', name: '', note: 'fine' })).status).toBe(303);
     expect((await getLink(who, code)).note).toBe('fine');

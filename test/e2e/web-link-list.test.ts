@@ -189,6 +189,24 @@ describe('making one link', () => {
   });
 });
 
+describe('making one link: a taken name', () => {
+  it('shows a name taken (or kept by another team) beside a bad destination at once, and makes nothing', async () => {
+    const { visitor, team, token } = await someone();
+    const other = await someone();
+    const theirs = await call(server, 'createLink', { team: other.team, destination: 'https://example.com/', name: 'list-theirs' }, other.token);
+    await call(server, 'renameLink', { code: theirs.body.code, name: 'list-theirs-now' }, other.token);
+    for (const name of ['list-theirs-now', 'list-theirs']) {
+      const refused = await visitor.submit('/app', '/app/links', { team, destination: 'http://example.com/', name, note: '' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatch(/id="f-destination-error">[^<]+</);
+      const api = await call(server, 'createLink', { team, destination: 'https://example.com/', name }, token);
+      expect(api.body.code).toBe('name_taken');
+      expect(refused.body).toContain(`id="f-name-error">${escapeHtml(api.body.detail)}<`);
+    }
+    expect((await call(server, 'listLinks', { team }, token)).body.data).toEqual([]);
+  });
+});
+
 describe('making links at once', () => {
   it('makes each good line and shows each refused one with the API’s message, leaving those to fix', async () => {
     const { visitor, team, token } = await someone();

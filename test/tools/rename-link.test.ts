@@ -131,13 +131,13 @@ describe('renameLink', () => {
 
   describe('states', () => {
     it.each([
-      ['flagged', 'link_flagged'],
-      ['disabled', 'link_disabled'],
-    ] as const)('a %s link: 409 %s whatever the name, unchanged', async (state, code) => {
+      ['flagged', 'link_flagged', 'The short link name cannot change while the link is flagged; ask for a review.'],
+      ['disabled', 'link_disabled', 'The link was disabled by the service and cannot be changed.'],
+    ] as const)('a %s link: 409 %s whatever the name, naming what cannot change, unchanged', async (state, code, detail) => {
       const named = await h.link(alice, { name: 'stays' });
       await h.setState(named.code, state);
       for (const name of [null, 'other-name', 'stays', 'Bad Name']) {
-        expect(await rename(name, named.code)).toEqual(problem(409, code, null));
+        expect(await rename(name, named.code)).toEqual(problem(409, code, null, detail));
       }
       expect(await h.stored(named.code)).toMatchObject({ name: 'stays' });
     });

@@ -7,7 +7,7 @@ import type { Random } from '../../domain/random.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import type { LinkRecord, NewLink } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
-import { claimName } from './names.js';
+import { claimName, refuseTakenName } from './names.js';
 import type { Steps } from './steps.js';
 
 type Op<T> = Steps<LinkQueries, T>;
@@ -63,9 +63,13 @@ export function linkOperations(random: Random, ids: LinkIds) {
       return yield* readLink(id);
     },
 
+    *nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Op<void> {
+      yield* refuseTakenName(name, teamId, linkId, field);
+    },
+
     *setDestination(id: string, destination: string, limits: Limits, now: Date): Op<LinkRecord> {
       const link = yield* lockLink(id);
-      assertChangeable(link.state);
+      assertChangeable(link.state, 'destination');
       yield* countChange(link, now, limits);
       yield* q.setDestination(id, destination, now.toISOString());
       yield* q.changed(link.code, link.name);
@@ -83,7 +87,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
 
     *rename(id: string, name: string | null, limits: Limits, now: Date): Op<LinkRecord> {
       const link = yield* lockLink(id);
-      assertChangeable(link.state);
+      assertChangeable(link.state, 'name');
       if (link.name === name) return link;
       yield* countChange(link, now, limits);
       if (link.name !== null) yield* q.releaseName(link.name);

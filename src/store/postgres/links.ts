@@ -18,6 +18,7 @@ export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: Re
     findByCode: by('code'),
     findByName: by('name'),
     list: pgLinkSearch(pool),
+    nameRefusal: perform(operations.nameRefusal),
     setDestination: perform(operations.setDestination),
     setNote: perform(operations.setNote),
     rename: perform(operations.rename),

@@ -23,6 +23,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, perform: Retur
     findByCode: async (code) => byCode(code),
     findByName: async (name) => (byName.get(name) as LinkRecord | undefined) ?? null,
     list: async (teamId, filter, page) => search(teamId, filter, page),
+    nameRefusal: perform(operations.nameRefusal),
     setDestination: perform(operations.setDestination),
     setNote: perform(operations.setNote),
     rename: perform(operations.rename),

@@ -109,7 +109,10 @@ ${COPY_SCRIPT_TAG}`,
         if (!(error instanceof ApiError)) throw error;
         setRetryAfter(res, error.retryAfter);
         // The tool stops at its first refusal; the form shows every fault of its fields at once.
-        const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note });
+        // A name is checked for the team chosen, when it is one of the person's (the tool said why, if not).
+        const ownTeam = error.field !== 'team' && (await ctx.store.teams.isMember(values.team, me.person.id));
+        const owner = ownTeam ? { teamId: values.team, linkId: null } : null;
+        const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note }, owner);
         if (error.field === 'team') errors.team = teamFault(error);
         const onForm = error.field !== null && FIELDS.some((f) => f === error.field);
         await show(req, res, me, { status: error.status, values, errors, ...(onForm ? {} : { alert: error.detail }) });

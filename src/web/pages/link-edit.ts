@@ -46,7 +46,7 @@ function valuesOf(link: Link): Values {
 function stateRefusal(link: Link, field: Field): ApiError | null {
   try {
     if (field === 'note') assertNoteChangeable(link.state);
-    else assertChangeable(link.state);
+    else assertChangeable(link.state, field);
     return null;
   } catch (error) {
     if (error instanceof ApiError) return error;
@@ -54,11 +54,16 @@ function stateRefusal(link: Link, field: Field): ApiError | null {
   }
 }
 
-/** Every changed field's refusal by the tools' rules, before anything changes, so one bad field changes nothing. */
+/**
+ * Every changed field's refusal by the tools' rules, before anything changes, so one bad field changes nothing: a
+ * name taken too, looked up for the link's team (a link deleted meanwhile has none; its save answers 404).
+ */
 async function refusalsOf(ctx: ToolContext, link: Link, values: Values, changed: Field[]): Promise<ApiError[]> {
+  const record = changed.includes('name') ? await ctx.store.links.findByCode(link.code) : null;
+  const owner = record ? { teamId: record.teamId, linkId: record.id } : null;
   const refusals: ApiError[] = [];
   for (const field of changed) {
-    const refusal = stateRefusal(link, field) ?? (await refusalOfLinkField(ctx, field, values[field]));
+    const refusal = stateRefusal(link, field) ?? (await refusalOfLinkField(ctx, field, values[field], owner));
     if (refusal) refusals.push(new ApiError(refusal.code, refusal.detail, field, refusal.retryAfter));
   }
   return refusals;

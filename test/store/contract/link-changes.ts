@@ -86,6 +86,32 @@ export function linkChanges(open: OpenStore): void {
         expect(await failure(s.link(b, { name: 'farewell' }))).toEqual(reservedName);
         expect(await failure(s.store.links.rename((await s.link(a)).id, 'farewell', ROOMY, T0))).toEqual(reservedName);
       });
+
+      it('nameRefusal refuses exactly what create and rename would, on the field it is given, and holds nothing', async () => {
+        const [a, b] = [await s.team(), await s.team()];
+        const live = await s.link(a, { name: 'live-one' });
+        const moved = await s.link(a, { name: 'kept-one' });
+        await s.store.links.rename(moved.id, null, ROOMY, T0);
+        await s.store.links.delete((await s.link(a, { name: 'gone-one' })).id, ROOMY, T0);
+        const refusal = (name: string, teamId: string, linkId: string | null) =>
+          s.store.links.nameRefusal(name, teamId, linkId, 'links[2].name').then(() => null, (error: unknown) => failure(Promise.reject(error)));
+        const taken = { ...nameTaken, field: 'links[2].name' };
+        // Held by a live link: taken for every other link, in any team, and free for the link that holds it.
+        expect(await refusal('live-one', b.id, null)).toEqual(taken);
+        expect(await refusal('live-one', a.id, null)).toEqual(taken);
+        expect(await refusal('live-one', a.id, moved.id)).toEqual(taken);
+        expect(await refusal('live-one', a.id, live.id)).toBeNull();
+        // Kept by its team after a rename: free for that team's links only.
+        expect(await refusal('kept-one', a.id, null)).toBeNull();
+        expect(await refusal('kept-one', a.id, live.id)).toBeNull();
+        expect(await refusal('kept-one', b.id, null)).toEqual(taken);
+        // A deleted link's: reserved for everyone.
+        expect(await refusal('gone-one', a.id, null)).toEqual({ ...reservedName, field: 'links[2].name' });
+        expect(await refusal('never-held', b.id, null)).toBeNull();
+        // Asking held nothing: the free names asked about are still free to take.
+        expect((await s.link(b, { name: 'never-held' })).name).toBe('never-held');
+        expect((await s.link(a, { name: 'kept-one' })).name).toBe('kept-one');
+      });
     });
 
     describe('states', () => {
@@ -107,6 +133,9 @@ export function linkChanges(open: OpenStore): void {
         const linkFlagged = { status: 409, code: 'link_flagged', field: null };
         expect(await failure(s.store.links.setDestination(link.id, 'https://example.com/x', ROOMY, T0))).toEqual(linkFlagged);
         expect(await failure(s.store.links.rename(link.id, 'new-name', ROOMY, T0))).toEqual(linkFlagged);
+        const detail = (op: Promise<unknown>) => op.then(() => null, (error: Error) => error.message);
+        expect(await detail(s.store.links.rename(link.id, 'new-name', ROOMY, T0))).toMatch(/^The short link name cannot change/);
+        expect(await detail(s.store.links.setDestination(link.id, 'https://example.com/x', ROOMY, T0))).toMatch(/^The destination cannot change/);
         expect(await s.store.links.setNote(link.id, 'explained', at(MINUTE))).toMatchObject({ state: 'flagged', note: 'explained' });
         await s.store.links.delete(link.id, ROOMY, at(MINUTE));
         expect(await s.store.links.findByCode(link.code)).toBeNull();
