@@ -10,6 +10,7 @@ import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 import { noteCaller } from '../observability/request-facts.js';
+import { count } from '../shared/words.js';
 
 /**
  * The door every API and MCP request passes: it finds who is calling, takes one call from their budget (the
@@ -59,7 +60,7 @@ export function createGate(deps: {
     const answer = await rates.take(key, (await store.settings.limits()).callsPerMinute, CALL_WINDOW_MS, now.getTime());
     for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
     if (!answer.allowed) {
-      throw apiError.rateLimited(`Too many calls; wait ${answer.resetSeconds} seconds.`, null, answer.resetSeconds);
+      throw apiError.rateLimited(`Too many calls; wait ${count(answer.resetSeconds, 'second')}.`, null, answer.resetSeconds);
     }
   }
 

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { single, type Args } from './args.js';
 import type { StandaloneCommand } from './command.js';
 import { dataError, usageError } from './errors.js';
+import { count } from '../shared/words.js';
 
 /** What backup made: the copy (an absolute path), its size, and how many links it holds. */
 export interface BackupResult {
@@ -78,7 +79,7 @@ function check(path: string, source: string): number {
 }
 
 const resultText = ({ file, bytes, links }: BackupResult): string =>
-  `backed up to ${file}: ${links} links, ${bytes} bytes; the copy passed PRAGMA integrity_check. Restore it by starting the server with DATABASE_PATH=${file}`;
+  `backed up to ${file}: ${count(links, 'link')}, ${count(bytes, 'byte')}; the copy passed PRAGMA integrity_check. Restore it by starting the server with DATABASE_PATH=${file}`;
 
 export const backup: StandaloneCommand = {
   async execute(args, config) {

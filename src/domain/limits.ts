@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import { count, timeToWait } from '../shared/words.js';
 
 /** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
 export interface Limits {
@@ -63,23 +64,23 @@ export interface WindowCount {
  */
 export function checkCreationLimits(counts: CreationCounts, teamCreatedAt: Date, now: Date, limits: Limits): void {
   if (counts.live >= limits.maxLinksPerTeam) {
-    throw apiError.teamFull(`The team already holds ${limits.maxLinksPerTeam} links; delete one to make room.`);
+    throw apiError.teamFull(`The team already holds ${count(limits.maxLinksPerTeam, 'link')}; delete one to make room.`);
   }
   if (counts.lastHour.count >= limits.perHour) {
-    throw limitReached(`The team made ${limits.perHour} links in the last hour.`, counts.lastHour, HOUR_MS, now);
+    throw limitReached(`The team made ${count(limits.perHour, 'link')} in the last hour.`, counts.lastHour, HOUR_MS, now);
   }
   const firstWeek = now.getTime() - teamCreatedAt.getTime() < WEEK_MS;
   const perDay = firstWeek ? Math.min(limits.firstWeekPerDay, limits.perDay) : limits.perDay;
   if (counts.lastDay.count >= perDay) {
     const why = firstWeek ? ' (a team in its first week)' : '';
-    throw limitReached(`The team made ${perDay} links in the last day${why}.`, counts.lastDay, DAY_MS, now);
+    throw limitReached(`The team made ${count(perDay, 'link')} in the last day${why}.`, counts.lastDay, DAY_MS, now);
   }
 }
 
 /** Throws 429 `limit_reached` when the team has used its changes for the hour. */
 export function checkChangeLimit(changesLastHour: WindowCount, now: Date, limits: Limits): void {
   if (changesLastHour.count >= limits.changesPerHour) {
-    const detail = `The team made ${limits.changesPerHour} changes in the last hour.`;
+    const detail = `The team made ${count(limits.changesPerHour, 'change')} in the last hour.`;
     throw limitReached(detail, changesLastHour, HOUR_MS, now);
   }
 }
@@ -87,5 +88,5 @@ export function checkChangeLimit(changesLastHour: WindowCount, now: Date, limits
 function limitReached(detail: string, window: WindowCount, windowMs: number, now: Date) {
   const freesAt = (window.oldestAt ?? now.getTime()) + windowMs;
   const seconds = Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
-  return apiError.limitReached(`${detail} Try again in ${seconds} seconds.`, null, seconds);
+  return apiError.limitReached(`${detail} Try again in ${timeToWait(seconds)}.`, null, seconds);
 }

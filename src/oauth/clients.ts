@@ -9,6 +9,7 @@ import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } f
 import { DOCUMENT_FAILURE_MEMORY_MS, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, DOCUMENT_FETCHES_PER_MINUTE, DOCUMENTS_IN_MEMORY } from './lifetimes-and-limits.js';
 import { sha256 } from '../auth/secrets.js';
 import { setRetryAfter } from '../http/retry-after.js';
+import { count } from '../shared/words.js';
 
 /** An unknown, unfetchable or refused client: every endpoint answers it as `invalid_client`. */
 export class UnknownClient extends Error {}
@@ -16,7 +17,7 @@ export class UnknownClient extends Error {}
 /** A metadata document would have to be fetched, but this address (or everyone) fetched too many this minute. */
 export class TooManyFetches extends Error {
   constructor(readonly retryAfter: number) {
-    super(`Too many client metadata documents were fetched; retry in ${retryAfter} seconds.`);
+    super(`Too many client metadata documents were fetched; retry in ${count(retryAfter, 'second')}.`);
   }
 }
 

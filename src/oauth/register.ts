@@ -11,6 +11,7 @@ import { redirectUriProblem } from './redirect-uris.js';
 import { CLIENT_SECRET_PREFIX, newSecret, sha256 } from '../auth/secrets.js';
 import { REGISTRATIONS_PER_HOUR, UNUSED_CLIENT_MS } from './lifetimes-and-limits.js';
 import { setRetryAfter } from '../http/retry-after.js';
+import { count } from '../shared/words.js';
 
 const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
@@ -88,7 +89,7 @@ export function registerRoutes(
     const wait = taken.resetSeconds;
     if (!taken.allowed) {
       setRetryAfter(res, wait);
-      return sendOAuthError(res, 429, 'too_many_requests', `Too many registrations from this address; retry in ${wait} seconds.`);
+      return sendOAuthError(res, 429, 'too_many_requests', `Too many registrations from this address; retry in ${count(wait, 'second')}.`);
     }
     let metadata: ReturnType<typeof checkMetadata>;
     try {

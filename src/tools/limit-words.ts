@@ -1,19 +1,20 @@
 import type { Limits } from '../domain/limits.js';
+import { count } from '../shared/words.js';
 
 /** The creation limits in force, as createLink and createLinks tell assistants. A first-week allowance above the
  * daily one cannot apply (the store checks the smaller of the two), so the one that does is named. */
 export function creationLimitsSentence(limits: Limits): string {
   const firstWeek = Math.min(limits.firstWeekPerDay, limits.perDay);
-  return `A team holds at most ${limits.maxLinksPerTeam} links and may make ${limits.perHour} an hour and ` +
+  return `A team holds at most ${count(limits.maxLinksPerTeam, 'link')} and may make ${limits.perHour} an hour and ` +
     `${limits.perDay} a day (${firstWeek} a day in its first week).`;
 }
 
 /** The change limit in force, for the tools that count against it. */
 export function changesSentence(limits: Limits): string {
-  return `A team may make ${limits.changesPerHour} changes an hour (new destinations, names and deletions together).`;
+  return `A team may make ${count(limits.changesPerHour, 'change')} an hour (new destinations, names and deletions together).`;
 }
 
 /** The person's call budget, for tools an assistant may call many times in a row. */
 export function callsSentence(limits: Limits): string {
-  return `A person may make ${limits.callsPerMinute} calls a minute, shared by all their tokens and assistants.`;
+  return `A person may make ${count(limits.callsPerMinute, 'call')} a minute, shared by all their tokens and assistants.`;
 }

@@ -1,4 +1,5 @@
-import { count, html, raw, type Html } from './html.js';
+import { count } from '../shared/words.js';
+import { html, raw, type Html } from './html.js';
 
 /** One day's count, as the linkClicks tool returns it (`YYYY-MM-DD`, UTC). */
 export interface DayClicks {

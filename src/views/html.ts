@@ -43,7 +43,3 @@ export function when(iso: string | null, options: { never?: string; dayOnly?: bo
     : html`<time datetime="${iso}">${full}</time>`;
 }
 
-/** A number with its noun, the noun in the plural unless the number is 1: `count(3, 'link')` is "3 links". */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}

@@ -98,7 +98,7 @@ describe('startUnsafeRecheck', () => {
     expect(check.calls).toHaveLength(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(check.calls.length).toBeGreaterThanOrEqual(1);
-    expect(lines[0]).toBe('Unsafe-site re-check: 1 links checked, 0 flagged, 0 left for the next run.');
+    expect(lines[0]).toBe('Unsafe-site re-check: 1 link checked, 0 flagged, 0 left for the next run.');
     await recheck.stop();
     const runs = check.calls.length;
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -143,6 +143,19 @@ describe('limits', () => {
     expect(() => checkChangeLimit({ count: 59, oldestAt: 0 }, now, DEFAULT_LIMITS)).not.toThrow();
     expect(errorOf(() => checkChangeLimit({ count: 60, oldestAt: now.getTime() }, now, DEFAULT_LIMITS)).retryAfter).toBe(3600);
   });
+
+  it('says a limit of one in the singular, and the wait in words a person reads', () => {
+    const ones = { ...DEFAULT_LIMITS, maxLinksPerTeam: 1, perHour: 1, changesPerHour: 1 };
+    const at = (secondsAgo: number) => ({ count: 1, oldestAt: now.getTime() - secondsAgo * 1000 });
+    expect(errorOf(() => checkCreationLimits({ live: 1, lastHour: none, lastDay: none }, old, now, ones)).detail).toBe(
+      'The team already holds 1 link; delete one to make room.',
+    );
+    expect(errorOf(() => checkCreationLimits({ live: 0, lastHour: at(3_599), lastDay: none }, old, now, ones)).detail).toBe(
+      'The team made 1 link in the last hour. Try again in 1 second.',
+    );
+    const changes = errorOf(() => checkChangeLimit(at(1_800), now, ones));
+    expect([changes.detail, changes.retryAfter]).toEqual(['The team made 1 change in the last hour. Try again in 30 minutes.', 1800]);
+  });
 });
 
 describe('days', () => {

@@ -13,6 +13,7 @@ import type { ActiveLink, LeaseStore, LinkStore } from '../../store/ports.js';
 import type { Clock } from '../../shared/clock.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
 import { warnLine } from '../../observability/logger.js';
+import { count } from '../../shared/words.js';
 
 /** The re-check's default interval. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -123,7 +124,7 @@ export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
       (result) =>
         log(
           result
-            ? `Unsafe-site re-check: ${result.checked} links checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`
+            ? `Unsafe-site re-check: ${count(result.checked, 'link')} checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`
             : 'Unsafe-site re-check: left to another process, which ran it less than an interval ago.',
         ),
       (error: unknown) => log(`Unsafe-site re-check failed: ${error instanceof Error ? error.message : String(error)}`),

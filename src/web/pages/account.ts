@@ -8,7 +8,7 @@ import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { minutesToWait } from '../../views/wait.js';
+import { timeToWait } from '../../shared/words.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 
 const WRONG = 'The email or the password is wrong.';
@@ -72,7 +72,7 @@ ${other}`,
     const allowance = await gate.rates.take(`signups:${addressGroup(gate.address(req))}`, signupsPerHour, HOUR_MS, ctx.clock.now().getTime());
     if (!allowance.allowed) {
       setRetryAfter(res, allowance.resetSeconds);
-      const alert = `Too many accounts were made from your network in the last hour. Try again in ${minutesToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
+      const alert = `Too many accounts were made from your network in the last hour. Try again in ${timeToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
       return form(req, res, 'signup', 429, { email, next, alert });
     }
     const taken = { email: 'An account with this email already exists: sign in instead.' };

@@ -5,7 +5,8 @@ import type { ToolContext } from '../../tools/define-tool.js';
 import type { Link } from '../../tools/schemas.js';
 import { teamLinks } from '../../tools/team-links.js';
 import { copyableAddress } from '../../views/copy-button.js';
-import { count, html, when, type Html } from '../../views/html.js';
+import { count } from '../../shared/words.js';
+import { html, when, type Html } from '../../views/html.js';
 import { isFiltered, newerHref, olderHref, type ListQuery } from '../list-query.js';
 import { shortAddresses } from '../link-of.js';
 import { runTool } from '../run-tool.js';
@@ -54,13 +55,13 @@ export async function readTeamListing(ctx: ToolContext, me: SignedIn, team: Team
 export function teamSection(listing: TeamListing, query: ListQuery, publicUrl: string): Html {
   const { team, links } = listing;
   const headingId = `team-${team.id}`;
-  const count = listing.count === null ? html`` : html`<p class="count">${listing.count} of ${listing.max} links</p>`;
+  const countLine = listing.count === null ? html`` : html`<p class="count">${listing.count} of ${count(listing.max, 'link')}</p>`;
   const empty = isFiltered(query) ? 'No links match.' : 'No links yet.';
   const list = links.length
     ? html`<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0, publicUrl))}</ul>`
     : html`<p class="muted">${empty}</p>`;
   return html`<section class="team" aria-labelledby="${headingId}">
-<div class="team-head"><h2 id="${headingId}"><a href="/teams/${team.id}">${team.name}</a></h2>${count}</div>
+<div class="team-head"><h2 id="${headingId}"><a href="/teams/${team.id}">${team.name}</a></h2>${countLine}</div>
 ${list}
 ${pages(listing, query)}
 </section>`;

@@ -4,7 +4,8 @@ import type { Team } from '../../store/ports.js';
 import { render, signedInOnly, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { csrfField } from '../../views/forms.js';
-import { count, html } from '../../views/html.js';
+import { count } from '../../shared/words.js';
+import { html } from '../../views/html.js';
 import { teamPage } from './team-page.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 

@@ -6,7 +6,7 @@ import { queryText, render, signedInOnly, text, type PageDeps } from '../request
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { minutesToWait } from '../../views/wait.js';
+import { timeToWait } from '../../shared/words.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { NOTICES, TEAM_NAME_RULE, teamPage } from './team-page.js';
 import { teamNotFound } from '../../domain/team-roles.js';
@@ -60,7 +60,7 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
       const wait = await waitForTeam(req, me);
       if (wait > 0) {
         setRetryAfter(res, wait);
-        const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${minutesToWait(wait)}.`;
+        const alert = `Too many teams were made from your network or your account in the last hour. Try again in ${timeToWait(wait)}.`;
         return list(req, res, me, 429, name, undefined, alert);
       }
       const team = await teams.add({ name, ownerId: me.person.id }, ctx.clock.now());
