@@ -8,7 +8,7 @@ export function flaggedPage(destination: string, code: string): string {
   return page(
     'This link is under review',
     `<h1>This link is under review</h1>
-     <p>People reported this short link, and the service is checking it. It leads to:</p>
+     <p>The service flagged this short link and is checking it. It leads to:</p>
      <p><code>${shown}</code></p>
      <p>Go on only if you trust that address.</p>
      <p><a href="${shown}" rel="noopener noreferrer nofollow">Continue to ${shown}</a></p>

@@ -1,11 +1,21 @@
 import type { z } from 'zod';
 import { apiError, type ApiError } from '../errors.js';
+import { count } from '../shared/words.js';
 
-/** zod's own wording for a param left out ("Invalid input: expected string, received undefined") reads as a fault. */
-const MISSING = 'is required';
-
+/**
+ * Our words for the faults a person makes most, read after the param's name ("reason is required."), where zod's
+ * own read as a fault of ours ("Invalid input: expected string, received undefined") or as code ("Too big:
+ * expected string to have <=500 characters"). Each begins "is", which is how badRequest tells them from zod's.
+ */
 const OWN_WORDS: z.core.ParseContext<z.core.$ZodIssue> = {
-  error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
+  error: (issue) => {
+    if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+    if (issue.code === 'too_big' && issue.origin === 'string') return `is longer than ${count(Number(issue.maximum), 'character')}`;
+    if (issue.code === 'too_small' && issue.origin === 'string') {
+      return Number(issue.minimum) === 1 ? 'is empty' : `is shorter than ${count(Number(issue.minimum), 'character')}`;
+    }
+    return undefined;
+  },
 };
 
 /** Parses `value` with `schema`, or throws 400 `bad_request` naming the param at fault (`links[3].` as `prefix`). */
@@ -34,7 +44,7 @@ function badRequest(error: z.ZodError, prefix: string): ApiError {
   const field = fieldOf(error, prefix);
   const issue = error.issues[0];
   // Our own words read as a sentence about the param ("team is required."); zod's follow its name and a colon.
-  const own = issue?.code === 'unrecognized_keys' ? 'is not a known param' : issue?.message === MISSING ? MISSING : null;
+  const own = issue?.code === 'unrecognized_keys' ? 'is not a known param' : issue?.message.startsWith('is ') ? issue.message : null;
   const what = own ?? issue?.message ?? 'is malformed';
   const detail = field === null ? `The body ${what}.` : own === null ? `${field}: ${what}.` : `${field} ${what}.`;
   return apiError.badRequest(detail.replace(/\.\.$/, '.'), field);

@@ -154,9 +154,21 @@ describe('the edit page', () => {
     expect((await getLink(who, code)).note).toBe('fine');
 
     await store.links.setState(code, 'disabled', server.clock.now());
+    // A disabled link offers no Edit, and its edit page no form: only the note saying it takes no change.
+    const disabledNote = 'The service disabled this link: visitors see that it was turned off, and it cannot be changed, only deleted.';
+    for (const path of [`/app/links/${code}`, '/app']) {
+      const page = await who.visitor.request('GET', path);
+      expect(page.body).toContain(`/app/links/${code}/delete`);
+      expect(page.body).not.toContain(`/app/links/${code}/edit`);
+    }
+    const disabledPage = await who.visitor.request('GET', `/app/links/${code}/edit`);
+    expect(disabledPage.status).toBe(200);
+    expect(disabledPage.body).toContain(disabledNote);
+    expect(disabledPage.body).not.toContain(`action="/app/links/${code}/edit"`);
+    // A form kept open from before is refused, saying why.
     const disabled = await edit(who, code, { destination: 'https://example.com/page', name: '', note: 'changed' });
     expect(disabled.status).toBe(409);
-    expect(faultOf(disabled, 'note')).toBe('The link was disabled by the service and cannot be changed.');
+    expect(disabled.body).toContain(disabledNote);
     expect((await getLink(who, code)).note).toBe('fine');
   });
 

@@ -239,9 +239,19 @@ describe('making links at once', () => {
     const page = await get(visitor, made.location!);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Made 2 links.');
-    expect(page.body).toContain(`<li><a href="${server.url}/${a}">${server.url}/${a}</a>`);
+    // Each line's destination beside its short address, in the order pasted.
+    const line = (destination: string, code: string) =>
+      `<li><p class="destination">${destination}</p><p><span class="made">Made</span> <a href="${server.url}/${code}">${server.url}/${code}</a>`;
+    expect(page.body).toContain(line('https://example.com/a', a!));
+    expect(page.body.indexOf(line('https://example.com/a', a!))).toBeLessThan(page.body.indexOf(line('https://example.com/b', b!)));
     expect(page.body).toContain(`<option value="${team}" selected>`);
     expect((await call(server, 'listLinks', { team }, token)).body.data).toHaveLength(2);
+    // A code of another team's, put in the address by hand, shows nothing of that link.
+    const stranger = await someone();
+    const theirs = await get(stranger.visitor, made.location!.replace(team, stranger.team));
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).not.toContain('https://example.com/a');
+    expect(theirs.body).not.toContain(`${server.url}/${a}`);
   });
 
   it('refuses more than 50 lines, or none, beside the box, making nothing', async () => {

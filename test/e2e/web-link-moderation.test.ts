@@ -66,6 +66,25 @@ describe('asking for a review', () => {
 });
 
 describe('reporting a link', () => {
+  it('is in the main menu of every page, signed in or not; signed out, it asks to sign in first', async () => {
+    const reporter = await someone();
+    expect((await reporter.visitor.request('GET', '/app')).body).toContain('<li><a href="/app/report">Report a link</a></li>');
+    expect((await reporter.visitor.request('GET', '/app/report')).body).toContain('<li><a href="/app/report" aria-current="page">Report a link</a></li>');
+    const home = await fetch(`${server.url}/`);
+    expect(await home.text()).toContain('<li><a href="/app/report">Report a link</a></li>');
+    const signedOut = await fetch(`${server.url}/app/report`, { redirect: 'manual' });
+    expect([signedOut.status, signedOut.headers.get('location')]).toEqual([303, '/signin?next=%2Fapp%2Freport']);
+  });
+
+  it('a flagged link’s page says it is flagged, not by whom', async () => {
+    const who = await someone();
+    const code = await makeLink(who.visitor, who.team);
+    await flag(code);
+    const page = await who.visitor.request('GET', `/app/links/${code}`);
+    expect(page.body).toContain('The service flagged this link for review: its destination and name cannot change until the review');
+    expect(page.body).not.toContain('reported');
+  });
+
   it('reports another team’s link by its short address, with a notice after the redirect', async () => {
     const owner = await someone();
     const code = await makeLink(owner.visitor, owner.team);

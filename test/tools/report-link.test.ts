@@ -124,8 +124,8 @@ describe('reportLink', () => {
   });
 
   it.each([
-    ['an empty reason', { code: 'Abc1234', reason: '' }, 'reason', undefined],
-    ['a reason over 500 characters', { code: 'Abc1234', reason: 'x'.repeat(501) }, 'reason', undefined],
+    ['an empty reason', { code: 'Abc1234', reason: '' }, 'reason', 'reason is empty.'],
+    ['a reason over 500 characters', { code: 'Abc1234', reason: 'x'.repeat(501) }, 'reason', 'reason is longer than 500 characters.'],
     ['no reason', { code: 'Abc1234' }, 'reason', 'reason is required.'],
     ['a code of the wrong length', { code: 'Abc123', reason: 'spam' }, 'code', undefined],
   ])('%s: 400 bad_request naming the param', async (_, params, field, detail) => {

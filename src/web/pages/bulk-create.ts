@@ -4,11 +4,12 @@ import { looksLikeCode } from '../../domain/code.js';
 import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { createLinks, MAX_LINKS_PER_CALL } from '../../tools/create-links.js';
-import { COPIED_STATUS, copyableAddress, copyButton } from '../../views/copy-button.js';
+import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textAreaField, type FieldErrors } from '../../views/forms.js';
 import { count } from '../../shared/words.js';
 import { html, type Html } from '../../views/html.js';
 import { teamFault } from '../link-field-faults.js';
+import { linkOf } from '../link-of.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
@@ -54,9 +55,9 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
 
   async function show(req: Request, res: Response, me: SignedIn, answer: Answer) {
     const teams = await teamsOf(ctx.store, me.person.id);
-    const made = queryText(req, 'made').split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
+    const made = await madeLines(me, queryText(req, 'made'));
     const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${count(made.length, 'link')}.</p>
-<ul class="addresses">${made.map((code) => copyableAddress(`${publicUrl}/${code}`))}</ul>` : noticeBox(undefined);
+${resultItems(made)}` : noticeBox(undefined);
     const errors = answer.errors ?? {};
     res.set('Content-Security-Policy', COPY_PAGE_CSP);
     render(
@@ -80,17 +81,32 @@ ${COPY_SCRIPT_TAG}`,
     );
   }
 
-  function resultList(results: LineResult[]): Html {
-    const made = results.filter((r) => r.code !== null).length;
+  /**
+   * The links of `?made=` after a redirect, each with its destination, read through linkByCode: a code of a team
+   * the person is not in (an address made by hand) shows nothing.
+   */
+  async function madeLines(me: SignedIn, made: string): Promise<LineResult[]> {
+    const codes = made.split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
+    const links = await Promise.all(codes.map((code) => linkOf(ctx, me, code).catch(unlessApiError)));
+    return links.flatMap((link) => (link ? [{ destination: link.destination, code: link.code, message: null }] : []));
+  }
+
+  /** Each line's destination and its outcome: the short address with a Copy button, or why it was refused. */
+  function resultItems(results: LineResult[]): Html {
     const items = results.map((r) => {
       const outcome = r.code !== null
         ? html`<span class="made">Made</span> <a href="${publicUrl}/${r.code}">${publicUrl}/${r.code}</a> ${copyButton(`${publicUrl}/${r.code}`)}`
         : html`<span class="error">Refused:</span> ${r.message}`;
       return html`<li><p class="destination">${r.destination}</p><p>${outcome}</p></li>`;
     });
+    return html`<ol class="results">${items}</ol>`;
+  }
+
+  function resultList(results: LineResult[]): Html {
+    const made = results.filter((r) => r.code !== null).length;
     return html`<h2>Results</h2>
 <p class="alert" role="alert">Made ${count(made, 'link')}; refused ${count(results.length - made, 'link')}. The refused lines are left below to fix and send again.</p>
-<ol class="results">${items}</ol>`;
+${resultItems(results)}`;
   }
 
   app.get(PATH, signedInOnly(deps, async (req, res, me) => show(req, res, me, { status: 200, team: queryText(req, 'team'), lines: '' })));
@@ -120,6 +136,12 @@ ${COPY_SCRIPT_TAG}`,
       await show(req, res, me, { status, team, lines: refused.join('\n'), results: lineResults });
     }),
   );
+}
+
+/** null for a refusal (a link not found, or not the person's), which a page shows as nothing; anything else throws. */
+function unlessApiError(error: unknown): null {
+  if (error instanceof ApiError) return null;
+  throw error;
 }
 
 /** Where a refusal of the whole call shows: the team beside its field, the list's size beside the box. */

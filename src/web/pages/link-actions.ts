@@ -10,7 +10,8 @@ export function backToLink(link: Pick<Link, 'code'>): Html {
 /** What a flagged or disabled link can no longer do, and the way out, before a person tries. */
 export function stateNote(link: Pick<Link, 'code' | 'state'>): Html {
   if (link.state === 'flagged') {
-    return html`<p class="alert">People reported this link, so the service flagged it: its destination and name cannot change until the service reviews it, and visitors see a warning first. <a href="/app/links/${link.code}/review">Ask for a review</a>.</p>`;
+    // Reports, the operator or the daily unsafe-site re-check may have flagged it: the note says what, not who.
+    return html`<p class="alert">The service flagged this link for review: its destination and name cannot change until the review, and visitors see a warning first. <a href="/app/links/${link.code}/review">Ask for a review</a>.</p>`;
   }
   if (link.state === 'disabled') {
     return html`<p class="alert">The service disabled this link: visitors see that it was turned off, and it cannot be changed, only deleted.</p>`;
@@ -19,13 +20,14 @@ export function stateNote(link: Pick<Link, 'code' | 'state'>): Html {
 }
 
 /**
- * The actions on a link's page, as plain links to pages that work without scripts: edit, delete (after a
- * confirmation page), and a review request when the link is flagged.
+ * The actions on a link's page, as plain links to pages that work without scripts: edit (not for a disabled link,
+ * which takes no change), delete (after a confirmation page), and a review request when the link is flagged.
  */
 export function linkActions(link: Pick<Link, 'code' | 'state'>): Html {
+  const edit = link.state === 'disabled' ? html`` : html`<li><a href="/app/links/${link.code}/edit">Edit</a></li>`;
   const review = link.state === 'flagged' ? html`<li><a href="/app/links/${link.code}/review">Ask for a review</a></li>` : html``;
   return html`<nav aria-label="Link actions"><ul style="list-style:none;padding:0;margin:1rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem">
-<li><a href="/app/links/${link.code}/edit">Edit</a></li>${review}
+${edit}${review}
 <li><a href="/app/links/${link.code}/delete" style="color:var(--bad)">Delete</a></li>
 </ul></nav>`;
 }

@@ -113,15 +113,20 @@ export function linkEditPages(app: Express, deps: PageDeps): void {
 <h1>Edit link <code>${link.code}</code></h1>
 ${stateNote(link)}
 ${alertBox(problem.alert)}
-<form method="post" action="/app/links/${link.code}/edit" class="card" novalidate>
+${link.state === 'disabled' ? html`` : editForm(me, link, values, errors)}`,
+      'app',
+    );
+  }
+
+  /** The form itself: none for a disabled link, which takes no change (the state note above says so). */
+  function editForm(me: SignedIn, link: Link, values: Values, errors: FieldErrors) {
+    return html`<form method="post" action="/app/links/${link.code}/edit" class="card" novalidate>
 ${csrfField(me.csrf)}
 ${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination, error: errors.destination, required: true, hint: 'An https address. The short link and printed QR codes follow at once.', maxlength: MAX_DESTINATION_LENGTH })}
 ${textField({ name: 'name', label: 'Short link name', value: values.name, error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _; empty for none. An old name stops working at once and stays reserved for your team.`, maxlength: MAX_NAME_LENGTH })}
 ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.note, hint: `Up to ${NOTE_MAX} characters; empty for none. Only your team sees it.`, maxlength: NOTE_MAX })}
 <button type="submit">Save changes</button> <a href="/app/links/${link.code}" style="margin-left:1rem">Cancel</a>
-</form>`,
-      'app',
-    );
+</form>`;
   }
 
   app.get(

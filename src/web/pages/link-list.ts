@@ -77,6 +77,11 @@ function pages(listing: TeamListing, query: ListQuery): Html {
   }${older === null ? html`` : html`<a href="${older}" rel="next">Older links →</a>`}</nav>`;
 }
 
+/** Edit, unless the link is disabled: it takes no change (its page says so), only deletion. */
+function editAction(link: Link, short: string): Html {
+  return link.state === 'disabled' ? html`` : html`<a href="/app/links/${link.code}/edit" aria-label="Edit ${short}">Edit</a>`;
+}
+
 function linkItem(link: Link, recent: number, publicUrl: string): Html {
   const addresses = shortAddresses(publicUrl, link);
   const short = addresses[0]!;
@@ -85,6 +90,6 @@ function linkItem(link: Link, recent: number, publicUrl: string): Html {
 <p class="destination">${link.destination}</p>
 ${link.note ? html`<p class="note">${link.note}</p>` : html``}
 <p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${count(recent, 'click')} in 7 days</span></p>
-<p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a><a href="/app/links/${link.code}/edit" aria-label="Edit ${short}">Edit</a><a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
+<p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a>${editAction(link, short)}<a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
 </li>`;
 }

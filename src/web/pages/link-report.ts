@@ -57,7 +57,7 @@ ${textField({ name: 'link', label: 'Short address or code', value: values.link, 
 ${textField({ name: 'reason', label: 'What is wrong with it', value: values.reason, error: errors.reason, required: true, hint: `Up to ${REASON_MAX} characters.`, maxlength: REASON_MAX })}
 <button type="submit">Report the link</button>
 </form>`,
-      'app',
+      'report',
     );
   }
 
