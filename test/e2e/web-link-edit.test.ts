@@ -188,19 +188,35 @@ describe('the edit page', () => {
     expect((await getLink(who, code)).destination).toBe('https://example.com/two');
   });
 
-  it('says which changes were saved when the limit stops a later one', async () => {
+  it('says which changes were saved when the limit stops one, and why beside the one it stopped', async () => {
     const who = await someone();
     const code = await makeLink(who.visitor, who.team);
     await server.setLimits({ changesPerHour: 1 });
-    const page = await edit(who, code, { destination: 'https://example.org/late', name: 'edit-first', note: 'late too' });
+    const page = await edit(who, code, { destination: 'https://example.org/late', name: 'edit-first', note: 'saved too' });
     expect(page.status).toBe(429);
-    // The note, after the destination, was not tried: the person sends the form again once the hour allows.
-    expect(boxOf(page, 'alert')).toBe('Saved the short link name; not the destination and note.');
-    expect(valueOf(page, 'note')).toBe('late too');
-    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: 'edit-first', note: null });
+    // The name spent the hour's one change; the destination waits for the next hour; the note counts against no
+    // limit, so it is saved all the same.
+    expect(boxOf(page, 'alert')).toBe('Saved the short link name and note; not the destination.');
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.com/page', name: 'edit-first', note: 'saved too' });
     const api = await call(server, 'setDestination', { code, destination: 'https://example.org/late' }, who.token);
     expectProblem(server, api, 429, 'limit_reached');
     expect(faultOf(page, 'destination')).toBe(api.body.detail);
+    expect([faultOf(page, 'name'), faultOf(page, 'note')]).toEqual([undefined, undefined]);
+    expect(valueOf(page, 'destination')).toBe('https://example.org/late');
+  });
+
+  it('shows the limit beside every field it stopped', async () => {
+    const who = await someone();
+    const code = await makeLink(who.visitor, who.team);
+    await server.setLimits({ changesPerHour: 1 });
+    await call(server, 'setNote', { code, note: 'first' }, who.token);
+    expect((await call(server, 'setDestination', { code, destination: 'https://example.org/one' }, who.token)).status).toBe(200);
+    const page = await edit(who, code, { destination: 'https://example.org/two', name: 'edit-stopped', note: 'first' });
+    expect(page.status).toBe(429);
+    expect(boxOf(page, 'alert')).toBeUndefined();
+    expect(faultOf(page, 'name')).toMatch(/^The team made 1 change in the last hour\. Try again in \d+ minutes\.$/);
+    expect(faultOf(page, 'destination')).toBe(faultOf(page, 'name'));
+    expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.org/one', name: null });
   });
 
   it('refuses a form without its CSRF field (403), changing nothing', async () => {

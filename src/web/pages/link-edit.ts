@@ -72,21 +72,24 @@ async function refusalsOf(ctx: ToolContext, link: Link, values: Values, changed:
 const wordsFor = (fields: Field[]) => fields.map((f) => WORDS[f]).join(' and ');
 
 /**
- * Saves the changed fields in SAVE_ORDER, stopping at the first refusal, which is returned with the field it
- * stopped (the tools name no field for a limit). A link deleted meanwhile throws, for the 404 page.
+ * Saves each changed field in SAVE_ORDER, each on its own: a refusal (a limit, a name taken in the moment since the
+ * check) stops its field only, so the note, which counts against no limit, is not held back by the destination.
+ * Answers the fields saved and each refusal with its field (the tools name no field for a limit). A link deleted
+ * meanwhile throws, for the 404 page.
  */
 async function saveChanges(ctx: ToolContext, me: SignedIn, code: string, values: Values, changed: Field[]) {
   const saved: Field[] = [];
+  const refusals: ApiError[] = [];
   for (const field of changed) {
     try {
       await SAVE[field](ctx, me, code, values[field]);
       saved.push(field);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 404) throw error;
-      return { saved, refusal: new ApiError(error.code, error.detail, field, error.retryAfter) };
+      refusals.push(new ApiError(error.code, error.detail, field, error.retryAfter));
     }
   }
-  return { saved, refusal: null };
+  return { saved, refusals };
 }
 
 interface Problem {
@@ -154,13 +157,15 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
         setRetryAfter(res, refusals[0]!.retryAfter);
         return show(res, me, link, values, { status: refusals[0]!.status, errors });
       }
-      const { saved, refusal } = await saveChanges(ctx, me, link.code, values, changed);
-      if (refusal) {
-        setRetryAfter(res, refusal.retryAfter);
-        const unsaved = changed.filter((field) => !saved.includes(field));
-        const alert = saved.length > 0 ? `Saved the ${wordsFor(saved)}; not the ${wordsFor(unsaved)}.` : undefined;
-        const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
-        return show(res, me, now, values, { status: refusal.status, errors: { [refusal.field!]: refusal.detail }, ...(alert ? { alert } : {}) });
+      const saved = await saveChanges(ctx, me, link.code, values, changed);
+      const [first] = saved.refusals;
+      if (first) {
+        setRetryAfter(res, first.retryAfter);
+        const unsaved = changed.filter((field) => !saved.saved.includes(field));
+        const alert = saved.saved.length > 0 ? `Saved the ${wordsFor(saved.saved)}; not the ${wordsFor(unsaved)}.` : undefined;
+        const now = saved.saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
+        const errors = Object.fromEntries(saved.refusals.map((r) => [r.field!, r.detail]));
+        return show(res, me, now, values, { status: first.status, errors, ...(alert ? { alert } : {}) });
       }
       res.redirect(303, `/app/links/${link.code}?done=edited`);
     }),
