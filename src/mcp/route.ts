@@ -9,6 +9,7 @@ import { canAnswer, sendProblem } from '../http/problem.js';
 import { ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
+import { checkNesting } from '../tools/prepare-call.js';
 import { fastAnswer } from './fast-path.js';
 import { mcpOperationOf } from './operation-name.js';
 import { processLog } from '../observability/logger.js';
@@ -70,6 +71,13 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       if (tooLarge) return rpcError(res, 413, -32600, error.message);
       return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
     }
+    try {
+      // Before the SDK sees it: it copies the body with recursive walks, which a body nested some thousands deep
+      // overflows (a 500). A tool's arguments are held to 32 levels later, as on /v1; the envelope gets room to spare.
+      checkNesting(body, MAX_MESSAGE_DEPTH);
+    } catch (error) {
+      return rpcError(res, 400, -32600, `Invalid Request: ${toApiError(error).detail}`);
+    }
     noteOperation(res, mcpOperationOf(req.method, body));
     // Before the person agreed to the terms, only a client that can send them to /welcome goes on (first-step.ts).
     const { firstStep, caller } = mcpCaller;
@@ -109,16 +117,23 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
 
 const PERSONAL = 'personal-token';
 
+/** How deep a JSON-RPC message on /mcp may nest: twice what a tool's arguments may, for the envelope around them. */
+const MAX_MESSAGE_DEPTH = 64;
+
 /**
  * The SDK tells its own failures and the requests it refused alike. A refused request is the caller's mistake, which
- * the 400 and its request line already tell; it is logged at debug by its reason alone, since the SDK's message
+ * the 4xx and its request line already tell; it is logged at debug by its reason alone, since the SDK's message
  * quotes what the caller sent. Anything else is a fault, logged with its stack.
  */
 function logSdkError(error: Error): void {
-  const refused = /^Rejected inbound request \(([a-z-]+)\)/.exec(error.message);
-  if (refused) processLog().debug({ reason: refused[1] }, 'MCP: the SDK refused a request');
+  const refused = SDK_REFUSAL.exec(error.message);
+  if (refused) processLog().debug({ reason: refused[1] ?? refused[2] ?? 'unsupported-media-type' }, 'MCP: the SDK refused a request');
   else processLog().error({ err: error }, 'MCP: the SDK failed');
 }
+
+/** How the SDK words a request it refused for the caller's fault (a 4xx), with the reason where it gives one. */
+const SDK_REFUSAL =
+  /^(?:Rejected inbound request \(([a-z-]+)\)|Rejected 2025-era request on a modern-only endpoint \(([a-z-]+)\)|Unsupported Media Type:)/;
 
 /**
  * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`

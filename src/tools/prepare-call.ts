@@ -20,17 +20,30 @@ export function prepareCall(tool: Tool, caller: Caller, params: unknown): unknow
 }
 
 /**
- * Refuses values no param can hold but that would hurt later: nesting deep enough to overflow a recursive walk,
- * and strings with lone surrogates (they cannot be stored as sent). Iterative, so any depth is safe to check.
+ * Refuses values no param can hold but that would hurt later: nesting deeper than 32 levels, which could overflow
+ * a recursive walk, and strings with lone surrogates (they cannot be stored as sent). Throws 400 `bad_request`.
  */
 export function checkJsonValue(value: unknown): void {
+  checkJson(value, MAX_DEPTH, true);
+}
+
+/**
+ * Refuses a value nested deeper than `maxDepth` (JSON.stringify and other recursive walks overflow the stack some
+ * thousands deep), with 400 `bad_request`; strings are not looked at.
+ */
+export function checkNesting(value: unknown, maxDepth: number): void {
+  checkJson(value, maxDepth, false);
+}
+
+/** One iterative walk for both, so any depth is safe to check. */
+function checkJson(value: unknown, maxDepth: number, strings: boolean): void {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (typeof item === 'string') {
-      if (!item.isWellFormed()) throw apiError.badRequest('A string holds a lone UTF-16 surrogate.');
+      if (strings && !item.isWellFormed()) throw apiError.badRequest('A string holds a lone UTF-16 surrogate.');
     } else if (item !== null && typeof item === 'object') {
-      if (depth >= MAX_DEPTH) throw apiError.badRequest(`The body nests deeper than ${MAX_DEPTH} levels.`);
+      if (depth >= maxDepth) throw apiError.badRequest(`The body nests deeper than ${maxDepth} levels.`);
       for (const child of Object.values(item)) stack.push([child, depth + 1]);
     }
   }

@@ -135,6 +135,18 @@ async function throughTheApiAndMcp(token: string): Promise<void> {
   await client.close();
 }
 
+/** A caller's mistakes on /mcp: a body that is not marked JSON, and one nested thousands deep. */
+async function throughMistakes(token: string): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'ping' };
+  const plain = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  expect(plain.status).toBe(415);
+  answered.set('mcp with a text/plain body', plain.headers.get('x-request-id'));
+  const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+  const nested = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${deep},"method":"ping"}` });
+  expect(nested.status).toBe(400);
+  answered.set('mcp with a body nested 5,000 deep', nested.headers.get('x-request-id'));
+}
+
 /** Visitors following the short link (a click, a HEAD, its QR code) and a code nobody made. */
 async function throughRedirects(): Promise<void> {
   const [code, name] = run.codes as [string, string];
@@ -155,6 +167,7 @@ beforeAll(async () => {
   const { visitor, email, token } = await throughTheWeb();
   keep('email', email);
   await throughTheApiAndMcp(token);
+  await throughMistakes(token);
   await throughOAuth(visitor.cookieHeader());
   for (const value of visitor.secretsSeen) keep(`cookie or CSRF field ${value.slice(0, 4)}`, value);
   await throughASetPasswordLink();
@@ -173,6 +186,12 @@ afterAll(async () => {
 const requests = () => log.filter((line) => line.msg === 'request');
 
 describe('the log of a run that uses every surface', () => {
+  it('holds no error: what callers got wrong is told by their request lines, at 4xx', () => {
+    expect(log.filter((line) => line.level === 'error')).toEqual([]);
+    const statusOf = (what: string) => requests().find((line) => line.requestId === answered.get(what))?.status;
+    expect([statusOf('mcp with a text/plain body'), statusOf('mcp with a body nested 5,000 deep')]).toEqual([415, 400]);
+  });
+
   it('holds none of the secrets the run used, nor the email addresses, nor any short address', () => {
     const text = JSON.stringify(log);
     expect(secrets.size).toBeGreaterThan(20);

@@ -98,6 +98,31 @@ describe('headers must match the body', () => {
   });
 });
 
+describe('a body nested deep', () => {
+  const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+
+  it('anywhere in the message, past 64 levels: HTTP 400, -32600, whatever the method', async () => {
+    const alice = await server.person();
+    for (const [method, params] of [
+      ['tools/list', { deep: nested(100) }],
+      ['tools/call', { name: 'myTeams', arguments: {}, extra: nested(64) }],
+    ] as const) {
+      const res = await rpc.send(alice.token, method, params);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: The body nests deeper than 64 levels.' } });
+    }
+  });
+
+  it('within 64 levels, the message is served; a tool’s arguments keep their own limit of 32', async () => {
+    const alice = await server.person();
+    expect((await rpc.send(alice.token, 'tools/list', { deep: nested(50) })).body.result.tools).toHaveLength(tools.length);
+    const call = await rpc.call(alice.token, 'myTeams', { deep: nested(40) });
+    expect(call.status).toBe(200);
+    expect(call.body.result.isError).toBe(true);
+    expect(JSON.parse(call.body.result.content[0].text)).toMatchObject({ code: 'bad_request', detail: 'The body nests deeper than 32 levels.' });
+  });
+});
+
 describe('removed by the revision', () => {
   it.each(['ping', 'logging/setLevel', 'initialize'])('%s: HTTP 404, -32601 method not found', async (method) => {
     const alice = await server.person();
