@@ -175,6 +175,16 @@ describe('links: find, flag, disable, restore', () => {
     expect(page.body).not.toContain('>Restore</button>');
   });
 
+  it('finds it too by its short address or its name, as a report quotes it', async () => {
+    const { owner, code } = await aLink('https://example.com/by-name');
+    expect((await call(a, 'renameLink', { code, name: 'admin-found' }, owner.token)).status).toBe(200);
+    for (const entered of [`${a.url}/${code}`, `${a.url}/admin-found?utm=x`, 'admin-found', ` /${code} `]) {
+      const page = await get(operator, `/admin/links?code=${encodeURIComponent(entered)}`);
+      expect(page.status, entered).toBe(200);
+      expect(page.body).toContain(`<h2 id="link-title" style="margin-top:0">Link <code>${code}</code></h2>`);
+    }
+  });
+
   it('says beside the field that no link has an unknown code (404)', async () => {
     const page = await get(operator, '/admin/links?code=%20Zz9Zz9Z');
     expect(page.status).toBe(404);

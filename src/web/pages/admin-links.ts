@@ -5,10 +5,11 @@ import { noSuchLink, setLinkState } from '../../cli/link.js';
 import { listReports, listReviews } from '../../cli/moderation.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkRecord } from '../../store/ports.js';
+import { linkByEntry } from '../../store/link-by-key.js';
 import { buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
-import { notFound, queryText, render, type PageDeps } from '../request.js';
+import { notFound, queryText, type PageDeps } from '../request.js';
 import { moderationLists } from './admin-entries.js';
 
 /** Each action of the page, the state it sets and what the page says after it. */
@@ -23,7 +24,7 @@ type Action = keyof typeof ACTIONS;
 const isAction = (value: string): value is Action => Object.hasOwn(ACTIONS, value);
 
 /**
- * The operator's links page, `/admin/links`: finds any link by its code, shows it, and flags, disables or restores
+ * The operator's links page, `/admin/links`: finds any link by its short address, code or name, shows it, and flags, disables or restores
  * it with the CLI's `link flag|disable|restore` (restoring resolves its reports and reviews). Disabling, which
  * stops the link, asks first on a page of its own that names the destination. Every change reaches every process
  * at once: the store tells the others, as it does for the CLI.
@@ -34,7 +35,7 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
   async function show(req: Request, res: Response, me: SignedIn) {
     const raw = queryText(req, 'code');
     const code = raw.trim();
-    const link = code === '' ? null : await store.links.findByCode(code);
+    const link = code === '' ? null : await linkByEntry(store, deps.ctx.config.publicUrl, code);
     const fault = code !== '' && !link ? sentence(noSuchLink(raw).message) : undefined;
     const done = queryText(req, 'done');
     const card = link ? await linkCard(link, me.csrf) : html``;
@@ -45,7 +46,7 @@ export function adminLinkPages(app: Express, deps: PageDeps): void {
       '/admin/links',
       html`<h1>Links</h1>${noticeBox(link && isAction(done) && link.state === ACTIONS[done].state ? ACTIONS[done].done : undefined)}
 <form method="get" action="/admin/links" class="card" novalidate>
-${textField({ name: 'code', label: 'Code of the link', value: raw, error: fault, required: true, hint: 'The 7 characters after the address, like aB3dE5f.' })}
+${textField({ name: 'code', label: 'Short address, code or name of the link', value: raw, error: fault, required: true, hint: `Like ${deps.ctx.config.publicUrl}/aB3dE5f, aB3dE5f or a name.` })}
 <button type="submit">Find the link</button>
 </form>
 ${card}`,

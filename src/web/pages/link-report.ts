@@ -2,11 +2,10 @@ import { REASON_MAX } from '../../domain/reason.js';
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
-import { linkByKey } from '../../store/link-by-key.js';
+import { linkByEntry } from '../../store/link-by-key.js';
 import { linkNotFound } from '../../domain/link-state.js';
 import { ApiError } from '../../errors.js';
 import { parseParams } from '../../tools/bad-request.js';
-import type { ToolContext } from '../../tools/define-tool.js';
 import { reportLink } from '../../tools/report-link.js';
 import { alertBox, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { setRetryAfter } from '../../http/retry-after.js';
@@ -19,18 +18,6 @@ const ENTER_A_LINK = 'Enter a short address or code.';
 
 /** An empty reason is left out, so the tool answers in its own words that it is required. */
 const reasonParam = (reason: string) => (reason === '' ? {} : { reason });
-
-/**
- * The code of the live link a person means: its code, `PUBLIC_URL/<code>`, `/<name>` or a name, as anyone can copy
- * it from a poster or a message. A name is looked up as the redirect would, which tells no more than visiting it.
- */
-async function codeOf(ctx: ToolContext, entered: string): Promise<string | null> {
-  let path = entered.trim();
-  const ours = `${ctx.config.publicUrl}/`;
-  if (path.startsWith(ours)) path = path.slice(ours.length);
-  path = path.replace(/^\//, '').replace(/[/?#].*$/s, '');
-  return (await linkByKey(ctx.store, path))?.code ?? null;
-}
 
 /**
  * Reporting a link, `/app/report`: anyone signed in reports any live link by its short address or code, with a
@@ -67,7 +54,7 @@ ${textField({ name: 'reason', label: 'What is wrong with it', value: values.reas
     REPORT_PATH,
     signedInOnly(deps, async (req, res, me) => {
       const values = { link: text(req, 'link'), reason: text(req, 'reason') };
-      const code = await codeOf(ctx, values.link);
+      const code = (await linkByEntry(ctx.store, publicUrl, values.link))?.code ?? null;
       if (code === null) {
         // The link's fault and the reason's together: the reason is checked by the tool's own param rule.
         const errors: FieldErrors = { link: values.link.trim() === '' ? ENTER_A_LINK : linkNotFound().detail };
