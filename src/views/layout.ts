@@ -39,6 +39,9 @@ const STYLE = `
   header nav ul { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0; padding: 0; align-items: center; }
   header nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
   header .who { color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+  /* The first stop of the keyboard on every page with a menu, seen only while it has the focus. */
+  .skip { position: absolute; left: -100vw; }
+  .skip:focus { position: static; display: inline-block; margin-top: .5rem; }
   h1 { font-size: 1.6rem; margin: 0 0 1rem; overflow-wrap: anywhere; } h2 { font-size: 1.25rem; margin: 2rem 0 .75rem; overflow-wrap: anywhere; }
   code { background: var(--code-bg); padding: 0 .25em; border-radius: 3px; overflow-wrap: anywhere; }
   table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
@@ -102,7 +105,7 @@ export function page(title: string, body: string | { text: string }, header = ''
 <style>${STYLE}</style>
 </head>
 <body>
-${header}
+${header ? `<a class="skip" href="#main">Skip to the content</a>\n${header}` : ''}
 <main id="main">
 ${content}
 </main>

@@ -247,6 +247,34 @@ describe('every page, at 390 and 1280 px, light and dark', () => {
   }, 60_000);
 });
 
+describe('skipping the menu', () => {
+  it('the first Tab shows "Skip to the content"; Enter takes the keyboard past the menu to the page', async () => {
+    const context = await browser.newContext({ viewport: { width: VIEWS[0].width, height: VIEWS[0].height } });
+    const [name, value] = cookies.get('owner')!.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/app`);
+      const skip = page.getByRole('link', { name: 'Skip to the content' });
+      // Off the screen until it has the focus, then on it.
+      const onScreen = async () => {
+        const box = (await skip.boundingBox())!;
+        return box.x >= 0 && box.x + box.width <= VIEWS[0].width;
+      };
+      expect(await onScreen()).toBe(false);
+      await page.keyboard.press('Tab');
+      expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await onScreen()).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      // The next stop is in the page itself, not the menu's first link.
+      expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the check itself', () => {
   it('finds a serious fault, poor contrast in the dark and a sideways scroll when a page has them', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
