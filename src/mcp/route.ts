@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  MissingRequiredClientCapabilityError,
+  UnsupportedProtocolVersionError,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 import type { Gate, McpCaller } from '../auth/gate.js';
 import { ApiError, apiError, toApiError } from '../errors.js';
 import { bearerChallenge, missingScope } from '../auth/challenge.js';
@@ -126,9 +132,17 @@ const MAX_MESSAGE_DEPTH = 64;
  * quotes what the caller sent. Anything else is a fault, logged with its stack.
  */
 function logSdkError(error: Error): void {
-  const refused = SDK_REFUSAL.exec(error.message);
-  if (refused) processLog().debug({ reason: refused[1] ?? refused[2] ?? 'unsupported-media-type' }, 'MCP: the SDK refused a request');
+  const reason = refusalReason(error);
+  if (reason) processLog().debug({ reason }, 'MCP: the SDK refused a request');
   else processLog().error({ err: error }, 'MCP: the SDK failed');
+}
+
+/** Why the SDK refused a request for the caller's fault (a 4xx answer), or null for a fault of its own. */
+function refusalReason(error: Error): string | null {
+  if (error instanceof UnsupportedProtocolVersionError) return 'unsupported-protocol-version';
+  if (error instanceof MissingRequiredClientCapabilityError) return 'missing-client-capability';
+  const refused = SDK_REFUSAL.exec(error.message);
+  return refused ? (refused[1] ?? refused[2] ?? 'unsupported-media-type') : null;
 }
 
 /** How the SDK words a request it refused for the caller's fault (a 4xx), with the reason where it gives one. */

@@ -73,7 +73,7 @@ describe('the operator pages in a browser', () => {
       expect((await fetch(`${server.url}/${code}`, { redirect: 'manual' })).status).toBe(410);
 
       // The code field, by keyboard: typed, then Enter.
-      await page.getByLabel('Code of the link').fill('Zz9Zz9Z');
+      await page.getByLabel('Short address, code or name of the link').fill('Zz9Zz9Z');
       await page.keyboard.press('Enter');
       await page.waitForURL(`${server.url}/admin/links?code=Zz9Zz9Z`);
       expect(await page.getByText('No link has the code "Zz9Zz9Z".').isVisible()).toBe(true);

@@ -145,6 +145,14 @@ async function throughMistakes(token: string): Promise<void> {
   const nested = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${deep},"method":"ping"}` });
   expect(nested.status).toBe(400);
   answered.set('mcp with a body nested 5,000 deep', nested.headers.get('x-request-id'));
+  const meta = { 'io.modelcontextprotocol/protocolVersion': 'v999.0.0', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' } };
+  const unknown = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'mcp-protocol-version': 'v999.0.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: meta } }),
+  });
+  expect(unknown.status).toBe(400);
+  answered.set('mcp of a protocol version nobody made', unknown.headers.get('x-request-id'));
 }
 
 /** Visitors following the short link (a click, a HEAD, its QR code) and a code nobody made. */
@@ -189,7 +197,8 @@ describe('the log of a run that uses every surface', () => {
   it('holds no error: what callers got wrong is told by their request lines, at 4xx', () => {
     expect(log.filter((line) => line.level === 'error')).toEqual([]);
     const statusOf = (what: string) => requests().find((line) => line.requestId === answered.get(what))?.status;
-    expect([statusOf('mcp with a text/plain body'), statusOf('mcp with a body nested 5,000 deep')]).toEqual([415, 400]);
+    const mistakes = ['mcp with a text/plain body', 'mcp with a body nested 5,000 deep', 'mcp of a protocol version nobody made'];
+    expect(mistakes.map(statusOf)).toEqual([415, 400, 400]);
   });
 
   it('holds none of the secrets the run used, nor the email addresses, nor any short address', () => {
