@@ -1,7 +1,7 @@
 import { html, type Html } from './html.js';
 
 /**
- * A Copy button for an address, `hidden` until the copy script (web/pages/copy-script.ts) shows it: without
+ * A Copy button for an address, `hidden` until the page script (web/pages/page-script.ts) shows it: without
  * JavaScript or a clipboard there is no button that does nothing, and the address is there to select.
  */
 export function copyButton(address: string): Html {

@@ -76,9 +76,25 @@ describe('a link page in a browser', () => {
       // Another bar, unfocused, keeps its value out of sight.
       const other = page.getByRole('img', { name: '40 clicks on 3 November' }).locator('text.value');
       expect(await other.evaluate((el) => getComputedStyle(el).opacity)).toBe('0');
-      // Tab reaches the bars in order, oldest first: from 20 November the next is 21 November.
+      // With the script the chart is one stop for Tab, the most recent day; arrow keys, Home and End move along.
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      expect(await page.locator('.chart .bar[tabindex="0"]').count()).toBe(1);
+      await page.keyboard.press('ArrowRight');
+      expect(await focused()).toBe('0 clicks on 21 November');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect(await focused()).toBe('0 clicks on 19 November');
+      await page.keyboard.press('Home');
+      const first = await focused();
+      await page.keyboard.press('ArrowLeft');
+      expect(await focused()).toBe(first);
+      await page.keyboard.press('End');
+      const last = await focused();
+      // Tab leaves the chart from any day, and Shift+Tab comes back to the day last chosen.
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('0 clicks on 21 November');
+      expect(await page.evaluate(() => document.activeElement?.closest('.chart'))).toBeNull();
+      await page.keyboard.press('Shift+Tab');
+      expect(await focused()).toBe(last);
 
       const copy = page.getByRole('button', { name: `Copy ${server.url}/phone-link` });
       await copy.click();

@@ -74,7 +74,7 @@ describe('the list of links', () => {
     ]);
     // A Copy button per address, hidden until our own script shows it.
     expect(page.body).toContain(`<button type="button" class="quiet" data-copy="${server.url}/${busy}" aria-label="Copy ${server.url}/${busy}" hidden>Copy</button>`);
-    expect(page.body).toContain('<script src="/app/scripts/copy.js" defer></script>');
+    expect(page.body).toContain('<script src="/app/scripts/page.js" defer></script>');
     expect(page.headers.get('content-security-policy')).toMatch(/; script-src 'self'$/);
     // The list leaves deletion to a confirmation page: no button on the list deletes.
     expect(page.body).toContain(`<a href="/app/links/${busy}/delete" aria-label="Delete ${server.url}/${busy}…">Delete…</a>`);

@@ -55,7 +55,7 @@ describe('a link page', () => {
     // Only our own script, from our own origin: the policy allows exactly that and nothing inline.
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'$/);
     expect(page.body).not.toMatch(/<script>/);
-    const script = await fetch(`${server.url}/app/scripts/copy.js`);
+    const script = await fetch(`${server.url}/app/scripts/page.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
   });

@@ -12,7 +12,7 @@ import { teamFault } from '../link-field-faults.js';
 import { linkOf } from '../link-of.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
-import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
+import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
 
@@ -59,7 +59,7 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
     const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${count(made.length, 'link')}.</p>
 ${resultItems(made)}` : noticeBox(undefined);
     const errors = answer.errors ?? {};
-    res.set('Content-Security-Policy', COPY_PAGE_CSP);
+    res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
     render(
       res,
       answer.status,
@@ -76,7 +76,7 @@ ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value:
 ${textAreaField({ name: 'destinations', label: 'Destinations', value: answer.lines, error: errors.destinations, hint: `One https address a line, up to ${MAX_LINKS_PER_CALL}. Each is made on its own: a refused line does not stop the others.` })}
 <button type="submit">Make short links</button>
 </form>`}
-${COPY_SCRIPT_TAG}`,
+${PAGE_SCRIPT_TAG}`,
       'app',
     );
   }

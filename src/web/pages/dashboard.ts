@@ -17,7 +17,7 @@ import { faultsOfLinkForm, teamFault } from '../link-field-faults.js';
 import { listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
-import { COPY_PAGE_CSP, COPY_SCRIPT_TAG } from './copy-script.js';
+import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
 
@@ -49,7 +49,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
       const field = error.field !== null && FILTER_FIELDS.has(error.field) ? error.field : null;
       listProblem = field ? { status: error.status, errors: { [field]: error.detail } } : { status: error.status, alert: error.detail };
     }
-    res.set('Content-Security-Policy', COPY_PAGE_CSP);
+    res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
     render(
       res,
       problem.status === 200 ? listProblem.status : problem.status,
@@ -63,7 +63,7 @@ ${filterForm(teams, query, listProblem.errors ?? {})}`}
 ${alertBox(listProblem.alert)}
 ${COPIED_STATUS}
 ${listings.map((listing) => teamSection(listing, query, publicUrl))}
-${COPY_SCRIPT_TAG}`,
+${PAGE_SCRIPT_TAG}`,
       'app',
     );
   }

@@ -6,7 +6,7 @@ import { html, when, type Html } from '../../views/html.js';
 import { linkOf, shortAddresses } from '../link-of.js';
 import { queryText, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
-import { COPY_PAGE_CSP, COPY_SCRIPT_TAG, copyScriptRoute } from './copy-script.js';
+import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG, pageScriptRoute } from './page-script.js';
 import { doneNotice, linkActions, stateNote } from './link-actions.js';
 
 /**
@@ -19,7 +19,7 @@ import { doneNotice, linkActions, stateNote } from './link-actions.js';
 export function linkPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
   const { publicUrl } = ctx.config;
-  copyScriptRoute(app);
+  pageScriptRoute(app);
 
   app.get(
     '/app/links/:code',
@@ -28,7 +28,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
       const clicks = await runTool(ctx, linkClicks, me, { code: link.code });
       const addresses = shortAddresses(publicUrl, link);
       const short = addresses[0]!;
-      res.set('Content-Security-Policy', COPY_PAGE_CSP);
+      res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
       render(
         res,
         200,
@@ -50,7 +50,7 @@ ${COPIED_STATUS}
 </dl>
 ${qrSection(link.code, short)}
 ${clicksChart(clicks.days, clicks)}
-${COPY_SCRIPT_TAG}`,
+${PAGE_SCRIPT_TAG}`,
         'app',
       );
     }),
