@@ -78,6 +78,17 @@ export function checkbox(f: { name: string; value: string; label: string | Html;
 }
 
 /** A form that is just a button (delete, revoke, leave, sign out), with hidden fields. */
+/**
+ * The end of a page that asks before a change that cannot be taken back: the one form that makes it, its button
+ * naming it, and beside it the way back, which changes nothing.
+ */
+export function confirmForm(f: { action: string; csrf: string; confirm: string; keep: { href: string; label: string } }): Html {
+  return html`<form method="post" action="${f.action}">${csrfField(f.csrf)}
+<button type="submit" class="danger">${f.confirm}</button>
+<a href="${f.keep.href}" style="margin-left:1rem">${f.keep.label}</a>
+</form>`;
+}
+
 export function buttonForm(f: {
   action: string;
   csrf: string;

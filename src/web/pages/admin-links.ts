@@ -6,7 +6,7 @@ import { listReports, listReviews } from '../../cli/moderation.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkRecord } from '../../store/ports.js';
 import { linkByEntry } from '../../store/link-by-key.js';
-import { buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
+import { buttonForm, confirmForm, noticeBox, textField } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
 import { notFound, queryText, type PageDeps } from '../request.js';
@@ -113,10 +113,7 @@ ${row('Changed', when(link.changedAt))}
 <p>It leads to <strong style="overflow-wrap:anywhere">${link.destination}</strong>.</p>
 <p>Once disabled it answers 410 with a page instead of redirecting, at once on every process, and its team can
 no longer change it (only delete it). Restoring it undoes this.</p>
-<form method="post" action="/admin/links/${link.code}/disable">${csrfField(me.csrf)}
-<button type="submit" class="danger">Disable the link</button>
-<a href="/admin/links?code=${link.code}" style="margin-left:1rem">Keep it as it is</a>
-</form>
+${confirmForm({ action: `/admin/links/${link.code}/disable`, csrf: me.csrf, confirm: 'Disable the link', keep: { href: `/admin/links?code=${link.code}`, label: 'Keep it as it is' } })}
 </div>`,
       );
     }),

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { deleteLink } from '../../tools/delete-link.js';
-import { alertBox, csrfField } from '../../views/forms.js';
+import { alertBox, confirmForm } from '../../views/forms.js';
 import { html } from '../../views/html.js';
 import { linkActionRoutes } from '../link-action-routes.js';
 import { shortAddresses } from '../link-of.js';
@@ -33,10 +33,7 @@ ${alertBox(refusal?.detail)}
 <p>These short addresses stop working at once, for everyone who has them, printed QR codes included:</p>
 <ul class="addresses">${addresses}</ul>
 <p>Its code and name are never issued again. This cannot be undone.</p>
-<form method="post" action="/app/links/${link.code}/delete">${csrfField(me.csrf)}
-<button type="submit" class="danger">Delete the link</button>
-<a href="/app/links/${link.code}" style="margin-left:1rem">Keep the link</a>
-</form>
+${confirmForm({ action: `/app/links/${link.code}/delete`, csrf: me.csrf, confirm: 'Delete the link', keep: { href: `/app/links/${link.code}`, label: 'Keep the link' } })}
 </div>`,
         'app',
       );

@@ -3,7 +3,7 @@ import { refusalToManage } from '../../domain/team-roles.js';
 import type { Team } from '../../store/ports.js';
 import { render, signedInOnly, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { csrfField } from '../../views/forms.js';
+import { confirmForm } from '../../views/forms.js';
 import { count } from '../../shared/words.js';
 import { html } from '../../views/html.js';
 import { teamPage } from './team-page.js';
@@ -34,10 +34,7 @@ export function teamDeletionPages(app: Express, deps: PageDeps): void {
 <p>${links === 0 ? 'The team holds no short links.' : html`Deleting it also deletes <strong>${count(links, 'short link')}</strong>. Deleted links stop redirecting at once, and their codes and names are never issued again.`}</p>
 <p>${others === 0 ? 'You are its only member.' : `Its ${count(others, 'other member')} lose${others === 1 ? 's' : ''} access to it.`} Tokens made for it stop working.</p>
 <p>This cannot be undone.</p>
-<form method="post" action="/teams/${team.id}/delete">${csrfField(me.csrf)}
-<button type="submit" class="danger">Delete the team and its ${count(links, 'link')}</button>
-<a href="/teams/${team.id}" style="margin-left:1rem">Keep the team</a>
-</form>
+${confirmForm({ action: `/teams/${team.id}/delete`, csrf: me.csrf, confirm: `Delete the team and its ${count(links, 'link')}`, keep: { href: `/teams/${team.id}`, label: 'Keep the team' } })}
 </div>`,
       'teams',
     );
