@@ -124,7 +124,33 @@ export const apiError = Object.freeze(
   ),
 ) as { readonly [C in ErrorCode as CamelCase<C>]: ErrorConstructor };
 
-/** Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. */
+/**
+ * Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. Except the database out of
+ * reach (restarting, the network cut, too busy to connect): that passes, so it is a 503 with a few seconds to wait.
+ */
 export function toApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : apiError.internalServerError();
+  if (err instanceof ApiError) return err;
+  if (isOutage(err)) return apiError.serviceUnavailable(OUTAGE, null, OUTAGE_RETRY_SECONDS);
+  return apiError.internalServerError();
+}
+
+const OUTAGE = 'The database cannot be reached right now; retry in a few seconds.';
+const OUTAGE_RETRY_SECONDS = 5;
+
+/** Node's codes for a connection that could not be made or was cut. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * True for an error that says the database is out of reach rather than that anything is wrong with the request:
+ * a network failure; PostgreSQL's connection exceptions (SQLSTATE class 08), a server shutting down or starting
+ * (57P01-57P03) or out of connections (53300); pg's own words for a connection cut or not made in time; SQLite busy
+ * past its wait.
+ */
+export function isOutage(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300' || code === 'SQLITE_BUSY') return true;
+  }
+  const message = err instanceof Error ? err.message : '';
+  return /^Connection terminated|^timeout exceeded when trying to connect/.test(message);
 }

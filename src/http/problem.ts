@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { toApiError } from '../errors.js';
+import { isOutage, toApiError, type ApiError } from '../errors.js';
 import { setRetryAfter } from './retry-after.js';
 import { processLog } from '../observability/logger.js';
 
@@ -8,10 +8,20 @@ import { processLog } from '../observability/logger.js';
  * nothing of its cause (which goes to the log, never the caller).
  */
 export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string): void {
-  const error = toApiError(err);
-  if (error.code === 'internal_server_error') processLog().error({ err, requestId: res.getHeader('x-request-id') }, 'Unexpected error');
+  const error = failureOf(err, { requestId: res.getHeader('x-request-id') });
   setRetryAfter(res, error.retryAfter);
   sendJson(res, error.status, JSON.stringify(error.toProblem(publicUrl)), 'application/problem+json');
+}
+
+/**
+ * The ApiError to answer for `err`, once the log has what the operator must know: a fault of ours with its stack
+ * (as `fault`), the database out of reach in a line without one (no fault of ours to trace, but to hear of).
+ */
+export function failureOf(err: unknown, context: Record<string, unknown> = {}, fault = 'Unexpected error'): ApiError {
+  const error = toApiError(err);
+  if (error.code === 'internal_server_error') processLog().error({ err, ...context }, fault);
+  else if (isOutage(err)) processLog().warn({ reason: (err as Error).message, ...context }, 'Database out of reach');
+  return error;
 }
 
 /** True while an answer can still be written: headers not sent and the connection still open. */

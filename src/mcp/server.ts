@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { apiError, toApiError, type ApiError } from '../errors.js';
+import { apiError, type ApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
@@ -14,7 +14,7 @@ import { showsApps, UI_EXTENSION } from './apps/extension.js';
 import { listAppResources, readAppResource } from './apps/resources.js';
 import { viewData } from './apps/view-data.js';
 import { toolResult } from './tool-result.js';
-import { processLog } from '../observability/logger.js';
+import { failureOf } from '../http/problem.js';
 
 export const SERVER_INFO = { name: 'shortlinks', version: '0.1.0' };
 
@@ -123,8 +123,7 @@ async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller,
 }
 
 function toolError(error: unknown, publicUrl: string): CallToolResult {
-  const failed = toApiError(error);
-  if (failed.code === 'internal_server_error') processLog().error({ err: error }, 'Unexpected error in a tool call');
+  const failed = failureOf(error, {}, 'Unexpected error in a tool call');
   // Keys in the order the SDK writes a result, so the fast path's answers (fast-path.ts) are the SDK's to the byte.
   return { content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }], isError: true };
 }

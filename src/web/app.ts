@@ -28,7 +28,7 @@ import { notFound, render, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
 import { html } from '../views/html.js';
 import { setRetryAfter } from '../http/retry-after.js';
-import { processLog } from '../observability/logger.js';
+import { failureOf } from '../http/problem.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
@@ -113,23 +113,24 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   // cannot be read. Each gets a page with its 4xx status; only our own faults answer 500.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const { status, title, detail } = describe(error);
-    if (error instanceof ApiError) setRetryAfter(res, error.retryAfter);
+    const { status, title, detail, retryAfter } = describe(error);
+    setRetryAfter(res, retryAfter);
     render(res, status, title, html`<h1>${title}</h1><p>${detail}</p><p><a href="/">Home</a></p>`);
   });
   return app;
 }
 
-function describe(error: unknown): { status: number; title: string; detail: string } {
+function describe(error: unknown): { status: number; title: string; detail: string; retryAfter?: number } {
   if (error instanceof ApiError) {
     const titles: Record<number, string> = { 403: 'Not allowed', 404: 'Not found', 429: 'Too many requests' };
-    return { status: error.status, title: titles[error.status] ?? 'Something is wrong', detail: error.detail };
+    return { status: error.status, title: titles[error.status] ?? 'Something is wrong', detail: error.detail, retryAfter: error.retryAfter };
   }
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const detail = status === 413 ? 'The form is too large.' : 'The request could not be read.';
     return { status, title: 'Bad request', detail };
   }
-  processLog().error({ err: error }, 'Web page failed');
+  const failed = failureOf(error, {}, 'Web page failed');
+  if (failed.status === 503) return { status: 503, title: 'Not available right now', detail: failed.detail, retryAfter: failed.retryAfter };
   return { status: 500, title: 'Something went wrong', detail: 'Something went wrong on our side. Please try again.' };
 }

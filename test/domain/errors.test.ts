@@ -31,3 +31,32 @@ describe('apiError: one named constructor per code', () => {
     expect([made.code, made.status, made.detail]).toEqual(['internal_server_error', 500, 'Something went wrong on our side.']);
   });
 });
+
+describe('toApiError: the database out of reach', () => {
+  const withCode = (code: string) => Object.assign(new Error('x'), { code });
+
+  it.each([
+    ['a refused connection', withCode('ECONNREFUSED')],
+    ['a reset connection', withCode('ECONNRESET')],
+    ['PostgreSQL shutting down (57P01)', withCode('57P01')],
+    ['PostgreSQL starting (57P03)', withCode('57P03')],
+    ['a connection exception (08006)', withCode('08006')],
+    ['too many connections (53300)', withCode('53300')],
+    ['SQLite busy past its wait', withCode('SQLITE_BUSY')],
+    ["pg's connection cut", new Error('Connection terminated unexpectedly')],
+    ["pg-pool's wait for a connection", new Error('timeout exceeded when trying to connect')],
+  ])('%s: 503 service_unavailable, retry in 5 s', (_, error) => {
+    const failed = toApiError(error);
+    expect([failed.status, failed.code, failed.retryAfter]).toEqual([503, 'service_unavailable', 5]);
+    expect(failed.detail).toBe('The database cannot be reached right now; retry in a few seconds.');
+  });
+
+  it.each([
+    ['a unique violation (23505)', withCode('23505')],
+    ['a syntax error (42601)', withCode('42601')],
+    ['a plain fault', new TypeError('x is undefined')],
+    ['something thrown that is no error', 'oops'],
+  ])('%s: still 500, our fault', (_, error) => {
+    expect(toApiError(error).code).toBe('internal_server_error');
+  });
+});

@@ -298,6 +298,24 @@ describe('shortlinks copy-database', () => {
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
   });
 
+  it('names the table of a row PostgreSQL cannot hold (text with U+0000, written into the file by hand) and copies nothing', async () => {
+    const tampered = join(dir, 'tampered.db');
+    const source = new Database(dbPath);
+    source.exec(`VACUUM INTO '${tampered.replaceAll("'", "''")}'`);
+    source.close();
+    const db = new Database(tampered);
+    db.prepare('UPDATE teams SET name = ? WHERE id = ?').run('Nul\0Team', made.teamId);
+    db.close();
+    const target = await freshTarget();
+    const run = await runCliWith({ env: { DATABASE_PATH: tampered, DATABASE_URL: undefined } }, 'copy-database', '--to', target);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `shortlinks: table teams holds a row PostgreSQL refuses (Text may not contain the NUL character (U+0000)); nothing was copied to ${nameOf(target)}\n`,
+    );
+    const counts = await withPostgres(target, (pg) => postgresCounts(pg, sqliteTables(tampered)));
+    expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+  });
+
   it('leaves a copy the real server serves: redirects, and the copied token works', async () => {
     const target = await freshTarget();
     expect((await cli({}, 'copy-database', '--to', target)).code).toBe(0);

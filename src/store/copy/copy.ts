@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ApiError } from '../../errors.js';
 import type { Db } from '../sqlite/database.js';
 import { rows, transaction } from '../postgres/query.js';
 import { postgresReferences, postgresTables, quoteName, sqliteTables } from './catalogs.js';
@@ -36,7 +37,11 @@ export async function copySqliteToPostgres(sqlite: Db, pool: pg.Pool): Promise<C
       const derived = new Map<string, Map<unknown, unknown>>();
       for (const table of tables) {
         counts[table.name] = sqlite.prepare(`SELECT count(*) FROM ${quoteName(table.name)}`).pluck().get() as number;
-        const values = await copyTable(sqlite, client, table);
+        const values = await copyTable(sqlite, client, table).catch((error: unknown) => {
+          // A row PostgreSQL will not take (text with U+0000, put into the file by hand): say where it is.
+          if (!(error instanceof ApiError)) throw error;
+          throw new CopyRefused(`table ${table.name} holds a row PostgreSQL refuses (${error.detail.replace(/\.$/, '')})`);
+        });
         if (values) derived.set(table.name, values);
       }
       return { counts, derived };

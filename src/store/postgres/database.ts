@@ -40,9 +40,12 @@ const types: pg.CustomTypesConfig = {
 /** Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. */
 export async function openDatabase(url: string): Promise<PgDatabase> {
   const pool = new pg.Pool({ connectionString: url, types, Client: NulGuardedClient });
-  // An idle connection that breaks (server restart, network) is dropped by the pool and replaced on the next
-  // checkout; without a listener its 'error' event would end the process.
+  // A connection that breaks (a server restart, the network, pg_terminate_backend) emits 'error'. Idle in the
+  // pool, the pool's listener takes it and drops the connection; checked out, the pool listens no more, and the
+  // event would end the process. So every connection listens for good: the query it was running fails (a 503 to
+  // its caller, errors.ts), and the transaction hands the connection back broken, to be replaced.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await migrate(pool);
   } catch (error) {
