@@ -45,6 +45,18 @@ async function ok(...args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
 
+/** A copy of this file's database named `name`, changed by `change`: what the service itself would never write. */
+function alteredCopy(name: string, change: (db: Database.Database) => void): string {
+  const path = join(dir, name);
+  const source = new Database(dbPath);
+  source.exec(`VACUUM INTO '${path.replaceAll("'", "''")}'`);
+  source.close();
+  const db = new Database(path);
+  change(db);
+  db.close();
+  return path;
+}
+
 /** A fresh database of the cluster, its URL holding DB_PASSWORD. */
 async function freshTarget(): Promise<string> {
   const url = new URL(await newTestDatabase());
@@ -283,13 +295,7 @@ describe('shortlinks copy-database', () => {
 
   it('rolls everything back when a count differs, naming what differs (exit 1)', async () => {
     // A copy of the file whose stored link count of a team is off: the copy counts the links itself, and differs.
-    const drifted = join(dir, 'drifted.db');
-    const source = new Database(dbPath);
-    source.exec(`VACUUM INTO '${drifted.replaceAll("'", "''")}'`);
-    source.close();
-    const db = new Database(drifted);
-    db.prepare('UPDATE teams SET link_count = link_count + 5 WHERE id = ?').run(made.teamId);
-    db.close();
+    const drifted = alteredCopy('drifted.db', (db) => db.prepare('UPDATE teams SET link_count = link_count + 5 WHERE id = ?').run(made.teamId));
     const target = await freshTarget();
     const run = await runCliWith({ env: { DATABASE_PATH: drifted, DATABASE_URL: undefined } }, 'copy-database', '--to', target);
     expect(run.code).toBe(1);
@@ -299,13 +305,7 @@ describe('shortlinks copy-database', () => {
   });
 
   it('names the table of a row PostgreSQL cannot hold (text with U+0000, written into the file by hand) and copies nothing', async () => {
-    const tampered = join(dir, 'tampered.db');
-    const source = new Database(dbPath);
-    source.exec(`VACUUM INTO '${tampered.replaceAll("'", "''")}'`);
-    source.close();
-    const db = new Database(tampered);
-    db.prepare('UPDATE teams SET name = ? WHERE id = ?').run('Nul\0Team', made.teamId);
-    db.close();
+    const tampered = alteredCopy('tampered.db', (db) => db.prepare('UPDATE teams SET name = ? WHERE id = ?').run('Nul\0Team', made.teamId));
     const target = await freshTarget();
     const run = await runCliWith({ env: { DATABASE_PATH: tampered, DATABASE_URL: undefined } }, 'copy-database', '--to', target);
     expect(run.code).toBe(1);
