@@ -143,8 +143,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 /**
  * True for an error that says the database is out of reach rather than that anything is wrong with the request:
  * a network failure; PostgreSQL's connection exceptions (SQLSTATE class 08), a server shutting down or starting
- * (57P01-57P03) or out of connections (53300); pg's own words for a connection cut or not made in time; SQLite busy
- * past its wait.
+ * (57P01-57P03) or out of connections (53300); pg's own words for a connection cut, not made in time, or a statement
+ * unanswered past its timeout; SQLite busy past its wait.
  */
 export function isOutage(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -152,5 +152,5 @@ export function isOutage(err: unknown): boolean {
     if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300' || code === 'SQLITE_BUSY') return true;
   }
   const message = err instanceof Error ? err.message : '';
-  return /^Connection terminated|^timeout exceeded when trying to connect/.test(message);
+  return /^Connection terminated|^timeout exceeded when trying to connect|^Query read timeout/.test(message);
 }

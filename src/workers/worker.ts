@@ -1,4 +1,5 @@
 import type { App } from '../app.js';
+import { processLog } from '../observability/logger.js';
 import { closeOnSignals } from './close-on-signals.js';
 
 /**
@@ -8,5 +9,13 @@ import { closeOnSignals } from './close-on-signals.js';
  */
 export async function serveAsWorker(app: App, shutdownTimeoutMs: number): Promise<void> {
   closeOnSignals(app, shutdownTimeoutMs);
-  await app.listen();
+  try {
+    await app.listen();
+  } catch (error) {
+    // Ended at once, whatever would keep it running (the channel to the primary, the store's connections): the
+    // primary stops the service with exit code 1 when a worker ends before all listened (primary.ts). Left to its
+    // caller, `shortlinks serve` only set an exit code, and the worker, and so the service, ran on not listening.
+    processLog().error(`This worker cannot listen: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }

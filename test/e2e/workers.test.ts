@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliWith } from '../helpers/cli.js';
+import { databaseEnv } from '../helpers/database-env.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -200,6 +201,20 @@ describe('WORKERS=2', () => {
       await expect(startServerProcess({ dbPath, port, env: { WORKERS: '2' } })).rejects.toThrow(
         /server exited with 1: [\s\S]*EADDRINUSE[\s\S]*A worker ended before the service started \(exit code 1\); stopping\./,
       );
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('and so does `shortlinks serve`, whose workers used to run on without listening', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as { port: number }).port);
+      const env = { ...databaseEnv(dbPath), PORT: port, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, WORKERS: '2' };
+      const run = await runCliWith({ env }, 'serve');
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/This worker cannot listen: bind EADDRINUSE[\s\S]*A worker ended before the service started \(exit code 1\); stopping\./);
     } finally {
       taken.close();
     }

@@ -82,10 +82,11 @@ export async function newDatabaseIn(clusterUrl: string): Promise<string> {
 }
 
 /**
- * The folder of initdb, pg_ctl and postgres: `pg_config --bindir`, else the newest of Debian's
- * /usr/lib/postgresql/<version>/bin. pg_config may come from libpq alone, so the server's presence is checked.
+ * The folder of initdb, pg_ctl and postgres (pg_dump and pg_restore too): `pg_config --bindir`, else the newest of
+ * Debian's /usr/lib/postgresql/<version>/bin. pg_config may come from libpq alone, so the server's presence is
+ * checked.
  */
-async function serverBinaries(): Promise<string> {
+export async function serverBinaries(): Promise<string> {
   const debian = '/usr/lib/postgresql';
   const versions = existsSync(debian) ? readdirSync(debian).sort((a, b) => Number(b) - Number(a)) : [];
   const pgConfig = await run('pg_config', ['--bindir']).then(({ stdout }) => stdout.trim(), () => '');

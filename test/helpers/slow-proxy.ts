@@ -7,6 +7,11 @@ export interface SlowProxy {
   cut(): void;
   /** While on, every new connection is cut as soon as it is made: the upstream out of reach. */
   refuse(on: boolean): void;
+  /**
+   * While on, nothing the upstream sends arrives (it is dropped): a server that stopped answering, its connections
+   * still open. Turning it off cuts every connection, whose streams lost bytes, as the server's restart would.
+   */
+  stall(on: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -19,12 +24,14 @@ export interface SlowProxy {
 export async function startSlowProxy(upstream: { host: string; port: number }, delayMs: number): Promise<SlowProxy> {
   const sockets = new Set<Socket>();
   let refusing = false;
+  let stalled = false;
   const server = createServer((client) => {
     if (refusing) return void client.destroy();
     const remote = connect(upstream.port, upstream.host);
     sockets.add(client).add(remote);
     client.pipe(remote);
     remote.on('data', (chunk: Buffer) => {
+      if (stalled) return;
       setTimeout(() => {
         if (!client.destroyed) client.write(chunk);
       }, delayMs);
@@ -44,6 +51,10 @@ export async function startSlowProxy(upstream: { host: string; port: number }, d
     },
     refuse: (on) => {
       refusing = on;
+    },
+    stall: (on) => {
+      stalled = on;
+      if (!on) for (const socket of sockets) socket.destroy();
     },
     stop: async () => {
       for (const socket of sockets) socket.destroy();

@@ -127,4 +127,27 @@ describe('a server whose PostgreSQL goes away', () => {
     expect(log.filter((line) => line.level === 'error' && line.msg !== 'request')).toEqual([]);
     expect(log.some((line) => line.msg === 'Database out of reach')).toBe(true);
   }, 60_000);
+
+  it('answers /healthz 503 within 2 s, and requests 503 within seconds, while PostgreSQL stops answering', async () => {
+    const made = await api('createLink', { team, destination: 'https://example.com/stalled' });
+    expect(made.status).toBe(200);
+    proxy.stall(true);
+    try {
+      const started = performance.now();
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(performance.now() - started).toBeLessThan(4_000);
+      const asked = performance.now();
+      const stuck = await api('getLink', { code: 'Zz9Zz9Z' });
+      expect([stuck.status, stuck.body.code, stuck.retryAfter]).toEqual([503, 'service_unavailable', '5']);
+      // The barrier's 2 s, then a statement's 10 s (about 12 s here; room for a loaded machine): never the minutes,
+      // or forever, that a frozen server held it before.
+      expect(performance.now() - asked).toBeLessThan(25_000);
+      expect(server.exitCode()).toBeNull();
+    } finally {
+      proxy.stall(false);
+    }
+    await backAgain(made.body.code);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  }, 60_000);
 });

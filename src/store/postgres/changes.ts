@@ -9,6 +9,19 @@ const MAX_PAYLOAD = 7_000;
 const BARRIER_TIMEOUT_MS = 2_000;
 
 /**
+ * `sent`, or a rejection once BARRIER_TIMEOUT_MS passed without it: a database that stopped answering must not hold
+ * the requests waiting for a barrier, which go on as told "anything" (their own reads then answer 503 or not).
+ */
+function withinBarrierTime(sent: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('barrier not sent in time')), BARRIER_TIMEOUT_MS);
+  });
+  sent.catch(() => {});
+  return Promise.race([sent, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * What one notification says: link keys a change touched, settings, anything, or a process's barrier. `from`
  * names the sending process, which told its own listeners already and skips the echo.
  */
@@ -128,7 +141,7 @@ export class PgChanges implements StoreChanges {
     const arrived = new Promise<void>((resolve) => this.waiting.set(id, resolve));
     let timer: NodeJS.Timeout | undefined;
     try {
-      await this.send(this.pool, JSON.stringify({ barrier: id } satisfies Message));
+      await withinBarrierTime(this.send(this.pool, JSON.stringify({ barrier: id } satisfies Message)));
     } catch {
       this.waiting.delete(id);
       return this.tell({ anything: true });

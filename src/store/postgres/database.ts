@@ -37,31 +37,43 @@ const types: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * How long a statement may wait for PostgreSQL's answer, and a request for a connection, before the request is
+ * answered 503 (errors.ts): a server that stopped answering (frozen, or a network that drops packets without a
+ * word) would otherwise hold every request forever. Far beyond any statement of a request (milliseconds) or of a
+ * copy-database batch; migrations, which may build an index over millions of links, run without it.
+ */
+export const QUERY_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. */
 export async function openDatabase(url: string): Promise<PgDatabase> {
-  const pool = new pg.Pool({ connectionString: url, types, Client: NulGuardedClient });
+  await migrate(url);
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    Client: NulGuardedClient,
+    query_timeout: QUERY_TIMEOUT_MS,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // A connection that breaks (a server restart, the network, pg_terminate_backend) emits 'error'. Idle in the
   // pool, the pool's listener takes it and drops the connection; checked out, the pool listens no more, and the
   // event would end the process. So every connection listens for good: the query it was running fails (a 503 to
   // its caller, errors.ts), and the transaction hands the connection back broken, to be replaced.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  try {
-    await migrate(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
   return { pool, close: () => pool.end() };
 }
 
 /**
  * Applies the missing migrations in order, each in its own transaction holding the migration lock; the version is
  * read after the lock is taken, so a process that waited sees what the other applied and does not apply it again.
+ * On a connection of its own, with no statement timeout.
  */
-async function migrate(pool: PgPool): Promise<void> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
+async function migrate(url: string): Promise<void> {
+  const client: pg.Client = new NulGuardedClient({ connectionString: url, types });
+  client.on('error', () => {});
+  await client.connect();
   try {
     for (;;) {
       await client.query('BEGIN');
@@ -80,12 +92,11 @@ async function migrate(pool: PgPool): Promise<void> {
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [applied + 1]);
         await client.query('COMMIT');
       } catch (error) {
-        // A connection that cannot even roll back is not handed back to the pool.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        await client.query('ROLLBACK').catch(() => {});
         throw error;
       }
     }
   } finally {
-    client.release(broken);
+    await client.end().catch(() => {});
   }
 }

@@ -22,6 +22,27 @@
  * - Migrations 8 and 9 update existing rows only (added_by_operator for CLI-made people, a renamed limits key);
  *   a new PostgreSQL database has none, so only migration 8's column is here.
  */
+/**
+ * Every 1-, 2- and 3-character substring ("gram") of a link's search text, for the index of migration 6 (made by
+ * migration 6, made again by migration 9; see there). The bucket is worked out here (seq >> 13, as
+ * link_search_bucket does) rather than called by its bare name, which pg_restore's empty search_path cannot find.
+ */
+const LINK_SEARCH_GRAMS = `
+  CREATE OR REPLACE FUNCTION link_search_grams(team text, seq bigint, search_text text) RETURNS text[]
+  LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  DECLARE
+    -- A regexp_replace replacement, whose backslashes (chr(92)) are special: doubled in the team id to stay literal.
+    prefix text := replace(team, chr(92), chr(92) || chr(92)) || chr(2) || (seq >> 13) || chr(2);
+    grams text := prefix || chr(92) || '3' || chr(1) || prefix || chr(92) || '2' || chr(1) || prefix || chr(92) || '1' || chr(1);
+    padded text := search_text || chr(1) || chr(1);
+  BEGIN
+    RETURN string_to_array(regexp_replace(padded, '(((.).).)', grams, 'g'), chr(1))
+      || string_to_array(regexp_replace(substr(padded, 2), '(((.).).)', grams, 'g'), chr(1))
+      || string_to_array(regexp_replace(substr(padded, 3), '(((.).).)', grams, 'g'), chr(1));
+  END
+  $$;
+`;
+
 export const migrations: readonly string[] = [
   `
   -- Trusted extensions (PostgreSQL 13+): the database owner may create them without being a superuser.
@@ -315,19 +336,7 @@ export const migrations: readonly string[] = [
   -- gives its first 1, 2 and 3 characters. The text ends with two U+0001 so that the last characters start a match
   -- too. Grams across two columns (holding U+0001) are cut there and leave only fragments without the full prefix,
   -- which no query asks for; team ids never hold U+0001 or U+0002. About 25 µs a link, 3× less than a loop in SQL.
-  CREATE FUNCTION link_search_grams(team text, seq bigint, search_text text) RETURNS text[]
-  LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  DECLARE
-    -- A regexp_replace replacement, whose backslashes (chr(92)) are special: doubled in the team id to stay literal.
-    prefix text := replace(team, chr(92), chr(92) || chr(92)) || chr(2) || link_search_bucket(seq) || chr(2);
-    grams text := prefix || chr(92) || '3' || chr(1) || prefix || chr(92) || '2' || chr(1) || prefix || chr(92) || '1' || chr(1);
-    padded text := search_text || chr(1) || chr(1);
-  BEGIN
-    RETURN string_to_array(regexp_replace(padded, '(((.).).)', grams, 'g'), chr(1))
-      || string_to_array(regexp_replace(substr(padded, 2), '(((.).).)', grams, 'g'), chr(1))
-      || string_to_array(regexp_replace(substr(padded, 3), '(((.).).)', grams, 'g'), chr(1));
-  END
-  $$;
+  ${LINK_SEARCH_GRAMS}
   -- Grams that every link holding q holds: q lowercased as link_search_text is, whole if it has 1–3 characters (then
   -- holding the gram is holding q), else its distinct 3-character grams, 6 at most, spread over q from first to last
   -- (each costs an index lookup per bucket, and 6 leave few links to test). Null, matching nothing, when q holds the
@@ -387,4 +396,10 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE people ADD COLUMN operator boolean NOT NULL DEFAULT false;
   `,
+  // 9 (no SQLite counterpart): link_search_grams works out the bucket itself (seq >> 13, as link_search_bucket does)
+  // rather than calling link_search_bucket by its bare name. pg_restore builds indexes with an empty search_path,
+  // where that name is not found: restoring a pg_dump failed at the links' search index, leaving it out. Same
+  // results for every link, so the index made with the old body stays right. (A database made since gets this body
+  // from migration 6 already.)
+  LINK_SEARCH_GRAMS,
 ];
