@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isOutage } from '../../errors.js';
 
 /** A pool or one checked-out connection: whatever a query runs on. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
@@ -37,8 +38,11 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      // A connection that cannot even roll back is not handed back to the pool.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      // A connection cut or gone quiet is not asked to roll back (that would wait out a second timeout): handed back
+      // broken, it is closed, and PostgreSQL rolls back a transaction whose connection ends. Nor is one that cannot
+      // even roll back handed back to the pool.
+      if (isOutage(error)) broken = error as Error;
+      else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       const code = (error as { code?: unknown }).code;
       if (attempt < ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
       throw error;

@@ -26,9 +26,9 @@ type Values = Record<Field, string>;
 const WORDS: Record<Field, string> = { destination: 'destination', name: 'short link name', note: 'note' };
 
 /**
- * Each field's change goes to its own tool, and only when it changed. The rename runs first: a name taken is the
- * one fault only the store can find that is common, and found first it leaves the link unchanged. The note runs
- * last, as it counts against no limit.
+ * Each field's change goes to its own tool, and only when it changed, in this order: the name, then the
+ * destination, each spending one change of the hour's limit (with one left, the name gets it); the note last, as
+ * it counts against no limit, so it is saved whatever the others met.
  */
 const SAVE_ORDER: Field[] = ['name', 'destination', 'note'];
 const SAVE: Record<Field, (ctx: ToolContext, me: SignedIn, code: string, value: string) => Promise<unknown>> = {
