@@ -137,20 +137,36 @@ export function toApiError(err: unknown): ApiError {
 const OUTAGE = 'The database cannot be reached right now; retry in a few seconds.';
 const OUTAGE_RETRY_SECONDS = 5;
 
-/** Node's codes for a connection that could not be made or was cut. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/**
+ * Node's codes for a connection to a server that could not be made or was reset (PostgreSQL refusing or dropping
+ * a connection as it starts gives ECONNRESET). A caller's own socket failing never reaches here: reading a body
+ * turns it into ClientGone (http/read-body.ts), and a failed write ends only that answer.
+ */
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** pg's and pg-pool's words for a connection that was cut, or that nothing answers in time. */
+const PG_OUTAGE = /^(?:Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Query read timeout)/;
 
 /**
  * True for an error that says the database is out of reach rather than that anything is wrong with the request:
- * a network failure; PostgreSQL's connection exceptions (SQLSTATE class 08), a server shutting down or starting
- * (57P01-57P03) or out of connections (53300); pg's own words for a connection cut, not made in time, or a statement
- * unanswered past its timeout; SQLite busy past its wait.
+ * a connection that could not be made; PostgreSQL's connection exceptions (SQLSTATE class 08, but a protocol
+ * violation, 08P01, which is a fault), a server shutting down or starting (57P01-57P03) or out of connections
+ * (53300); pg's own words (PG_OUTAGE); SQLite busy past its wait.
  */
 export function isOutage(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300' || code === 'SQLITE_BUSY') return true;
+    if (CONNECT_CODES.has(code) || (code.startsWith('08') && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
+    if (code === '53300' || code === 'SQLITE_BUSY') return true;
   }
-  const message = err instanceof Error ? err.message : '';
-  return /^Connection terminated|^timeout exceeded when trying to connect|^Query read timeout/.test(message);
+  return err instanceof Error && PG_OUTAGE.test(err.message);
+}
+
+/**
+ * An outage that may be ours to mend rather than the database's: nothing answered in time, which a slow statement
+ * (a plan gone wrong, a lock held too long) looks like as much as a frozen server. Logged as a fault, with its stack.
+ */
+export function isTimeout(err: unknown): boolean {
+  if ((err as { code?: unknown } | null)?.code === 'SQLITE_BUSY') return true;
+  return err instanceof Error && /^(?:timeout exceeded when trying to connect|Query read timeout)/.test(err.message);
 }

@@ -44,7 +44,8 @@ async function copyInto(target: PostgresUrl, copy: (pool: PgPool) => Promise<Cop
   let postgres: PgDatabase | undefined;
   try {
     // Opening migrates a fresh database, so the copy finds the service's tables there.
-    postgres = await openPostgres(target.url);
+    // Without the statement timeout of a server's requests: counting and locking whole tables may take longer.
+    postgres = await openPostgres(target.url, { limited: false });
     return await copy(postgres.pool);
   } catch (error) {
     const reason = scrub(error instanceof Error ? error.message : String(error), target);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isOutage, toApiError, type ApiError } from '../errors.js';
+import { isOutage, isTimeout, toApiError, type ApiError } from '../errors.js';
 import { setRetryAfter } from './retry-after.js';
 import { processLog } from '../observability/logger.js';
 
@@ -15,11 +15,13 @@ export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string
 
 /**
  * The ApiError to answer for `err`, once the log has what the operator must know: a fault of ours with its stack
- * (as `fault`), the database out of reach in a line without one (no fault of ours to trace, but to hear of).
+ * (as `fault`); the database not answering in time with its stack too (a slow statement looks the same); the
+ * database out of reach in a line without one (no fault of ours to trace, but to hear of).
  */
 export function failureOf(err: unknown, context: Record<string, unknown> = {}, fault = 'Unexpected error'): ApiError {
   const error = toApiError(err);
   if (error.code === 'internal_server_error') processLog().error({ err, ...context }, fault);
+  else if (isTimeout(err)) processLog().error({ err, ...context }, 'The database did not answer in time');
   else if (isOutage(err)) processLog().warn({ reason: (err as Error).message, ...context }, 'Database out of reach');
   return error;
 }

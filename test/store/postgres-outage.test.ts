@@ -93,9 +93,11 @@ describe('a server whose PostgreSQL goes away', () => {
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect(statuses).toContain(503);
     expect(server.exitCode()).toBeNull();
-    // Every link the server said it made is there.
+    // Every link the server said it made is there; a 503 whose COMMIT got through before the cut may have made one.
     const listed = await other.links.list(team, { state: null, q: null }, { limit: 100, after: null });
-    expect(listed.length).toBe(1 + statuses.filter((status) => status === 200).length);
+    const made200 = statuses.filter((status) => status === 200).length;
+    expect(listed.length).toBeGreaterThanOrEqual(1 + made200);
+    expect(listed.length).toBeLessThanOrEqual(1 + made200 + statuses.filter((status) => status === 503).length);
   }, 60_000);
 
   it('answers 503 everywhere while it cannot connect at all, and 200 once it can', async () => {

@@ -28,8 +28,8 @@ export type CopyCounts = Record<string, number>;
 export async function copySqliteToPostgres(sqlite: Db, pool: pg.Pool): Promise<CopyCounts> {
   const counts = await transaction(pool, async (client) => {
     const tables = planCopy(sqliteTables(sqlite), await postgresTables(client), await postgresReferences(client));
-    // Nothing else writes while the copy runs (a server started on the new database early waits for it), so the
-    // tables found empty stay empty until the copy commits. Reads go on.
+    // Nothing else writes while the copy runs (a server started on the new database early waits for it, up to its
+    // statement timeout, then answers 503), so the tables found empty stay empty until the copy commits. Reads go on.
     await client.query(`LOCK TABLE ${tables.map((table) => quoteName(table.name)).join(', ')} IN EXCLUSIVE MODE`);
     await refuseUnlessEmpty(client, tables);
     const { counts, derived } = await inSnapshot(sqlite, async () => {

@@ -44,18 +44,18 @@ const types: pg.CustomTypesConfig = {
  * copy-database batch; migrations, which may build an index over millions of links, run without it.
  */
 export const QUERY_TIMEOUT_MS = 10_000;
+/** For the few statements over all of a team's links (deleting a team): minutes, not forever. */
+export const LONG_STATEMENT_MS = 600_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. */
-export async function openDatabase(url: string): Promise<PgDatabase> {
+/**
+ * Opens a pool on a `postgres://` URL and applies the migrations the database has not seen yet. `limited: false`
+ * (copy-database, whose transaction counts and locks whole tables) opens it without the timeouts above.
+ */
+export async function openDatabase(url: string, options: { limited?: boolean } = {}): Promise<PgDatabase> {
   await migrate(url);
-  const pool = new pg.Pool({
-    connectionString: url,
-    types,
-    Client: NulGuardedClient,
-    query_timeout: QUERY_TIMEOUT_MS,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
+  const limits = options.limited === false ? {} : { query_timeout: QUERY_TIMEOUT_MS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  const pool = new pg.Pool({ connectionString: url, types, Client: NulGuardedClient, ...limits });
   // A connection that breaks (a server restart, the network, pg_terminate_backend) emits 'error'. Idle in the
   // pool, the pool's listener takes it and drops the connection; checked out, the pool listens no more, and the
   // event would end the process. So every connection listens for good: the query it was running fails (a 503 to

@@ -15,8 +15,9 @@ export const SCRIPT_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; scr
  * allow exactly it (`script-src 'self'`), with no inline code:
  * - it shows the Copy buttons beside short addresses (hidden without it, since they could do nothing) and copies
  *   on a click, saying so in a status line;
- * - it makes a clicks chart one stop for Tab instead of one a day (the most recent day), the arrow keys, Home and
- *   End moving between the days, as a list of options does. Without it each day is a stop of its own.
+ * - it makes a clicks chart one stop for Tab instead of one a day (the most recent day), the Left and Right arrow
+ *   keys, Home and End moving between the days, as a list of options does (with Alt, Ctrl or Meta held they are
+ *   the browser's, Alt+Left going back). Without it each day is a stop of its own.
  */
 const PAGE_SCRIPT = `'use strict';
 (() => {
@@ -39,6 +40,7 @@ const PAGE_SCRIPT = `'use strict';
     if (bars.length === 0) continue;
     bars.forEach((bar, i) => bar.setAttribute('tabindex', i === bars.length - 1 ? '0' : '-1'));
     chart.addEventListener('keydown', (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
       const at = bars.indexOf(document.activeElement);
       const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: bars.length - 1 }[event.key];
       if (at < 0 || to === undefined || to < 0 || to >= bars.length) return;
