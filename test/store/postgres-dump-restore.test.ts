@@ -80,13 +80,13 @@ describe('pg_dump and pg_restore, as the README says', () => {
   it('restores a database made before migration 9 too, once a server has opened it (migration 9 mends it)', async () => {
     const old = await newTestDatabase();
     await withLink(old);
-    // As migration 6 left it: the grams function calling link_search_bucket by its bare name; 9 not applied.
+    // As migration 6 left it: the grams function calling link_search_bucket by its bare name; 9 and on not applied.
     const client = new pg.Client({ connectionString: old });
     await client.connect();
     try {
       const { rows } = await client.query<{ body: string }>(`SELECT pg_get_functiondef('link_search_grams'::regproc) AS body`);
       await client.query(rows[0]!.body.replace('(seq >> 13)', 'link_search_bucket(seq)'));
-      await client.query('DELETE FROM schema_migrations WHERE version = 9');
+      await client.query('DELETE FROM schema_migrations WHERE version >= 9');
     } finally {
       await client.end();
     }

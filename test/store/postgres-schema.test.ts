@@ -346,3 +346,31 @@ describe('PostgreSQL migration 6', () => {
     expect(index.rows).toEqual([{ indexname: 'links_search_grams' }]);
   });
 });
+
+describe('PostgreSQL migration 10', () => {
+  it('brings a database that applied migration 7 as it was first shipped to the rate takes of now', async () => {
+    const url = await newTestDatabase();
+    const db = await open(url);
+    // Back to migration 7 as shipped (its own text, migrations[6]): its rate_events_add, nothing of 8 to 10.
+    await db.pool.query(`DROP FUNCTION rate_events_add; ALTER TABLE people DROP COLUMN operator; DELETE FROM schema_migrations WHERE version >= 8`);
+    await db.pool.query(migrations[6]!);
+    const signatures = async (on: PgDatabase) =>
+      (await on.pool.query(`SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'rate_events_add'`)).rows;
+    expect(await signatures(db)).toEqual([{ args: 'keys text[], untils bigint[], seqs bigint[], now_ms bigint, lock_seed bigint' }]);
+    await db.close();
+    opened.splice(opened.indexOf(db), 1);
+    const store = await openPostgresStore(url);
+    try {
+      const now = Date.now();
+      expect((await store.rates.take('upgraded', 1, 60_000, now)).allowed).toBe(true);
+      expect((await store.rates.take('upgraded', 1, 60_000, now + 1)).allowed).toBe(false);
+    } finally {
+      await store.close();
+    }
+    const again = await open(url);
+    expect((await versions(again)).map((row) => row.version)).toEqual(ALL_VERSIONS);
+    expect(await signatures(again)).toEqual([
+      { args: 'keys text[], untils bigint[], seqs bigint[], read_keys text[], read_untils bigint[], read_seqs bigint[], lock_seed bigint' },
+    ]);
+  });
+});

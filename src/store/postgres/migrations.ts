@@ -369,21 +369,20 @@ export const migrations: readonly string[] = [
   `,
   // 7 (no SQLite counterpart, whose write transaction holds the whole file): a take of the rate limiter adds its
   // calls in one statement that checks, under the keys' locks and with a fresh snapshot (VOLATILE: each statement
-  // inside sees what committed before it), that each key's newest row is still the one the take read (null: none),
-  // so no process took from it or swept it since; false (adding nothing) otherwise. A take is then two round trips,
-  // a read and this, instead of five (BEGIN, lock, read, insert, COMMIT).
+  // inside sees what committed before it), that no process added a call of these keys since the take read them;
+  // false (adding nothing) when one did. A take is then two round trips, a read and this, instead of five (BEGIN,
+  // lock, read, insert, COMMIT). The newest row of a key is its highest seq: until never goes down within a key.
   `
-  CREATE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[],
-    read_keys text[], read_untils bigint[], read_seqs bigint[], lock_seed bigint)
+  CREATE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[], now_ms bigint, lock_seed bigint)
   RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
   BEGIN
     PERFORM pg_advisory_xact_lock(h) FROM unnest(ARRAY(
-      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(read_keys) AS k ORDER BY 1)) AS h;
+      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(keys) AS k ORDER BY 1)) AS h;
     IF EXISTS (
-      SELECT 1 FROM unnest(read_keys, read_untils, read_seqs) AS r(k, u, s)
-      LEFT JOIN LATERAL (
-        SELECT e.until, e.seq FROM rate_events e WHERE e.key = r.k ORDER BY e.until DESC, e.seq DESC LIMIT 1) AS n ON true
-      WHERE n.until IS DISTINCT FROM r.u OR n.seq IS DISTINCT FROM r.s
+      SELECT 1 FROM (SELECT k, min(s) AS first FROM unnest(keys, seqs) AS a(k, s) GROUP BY k) AS a
+      WHERE EXISTS (
+        SELECT 1 FROM (SELECT r.until, r.seq FROM rate_events r WHERE r.key = a.k ORDER BY r.until DESC, r.seq DESC LIMIT 1) AS n
+        WHERE n.until > now_ms AND n.seq >= a.first)
     ) THEN
       RETURN false;
     END IF;
@@ -402,4 +401,30 @@ export const migrations: readonly string[] = [
   // results for every link, so the index made with the old body stays right. (A database made since gets this body
   // from migration 6 already.)
   LINK_SEARCH_GRAMS,
+  // 10 (no SQLite counterpart): rate_events_add as migration 7 should have made it. Migration 7's check (no call of
+  // the keys newer than the take read, still counted at now_ms) lost a call when a take was overtaken by a later
+  // one; this one adds only if each key's newest row is still the one the take read (null: none), so no process
+  // took from it or swept it since, under the keys' locks and with a fresh snapshot (VOLATILE). Migration 7 stays as
+  // it was shipped, so a database that applied it comes here too; the old signature is dropped.
+  `
+  DROP FUNCTION IF EXISTS rate_events_add(text[], bigint[], bigint[], bigint, bigint);
+  CREATE OR REPLACE FUNCTION rate_events_add(keys text[], untils bigint[], seqs bigint[],
+    read_keys text[], read_untils bigint[], read_seqs bigint[], lock_seed bigint)
+  RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(h) FROM unnest(ARRAY(
+      SELECT DISTINCT hashtextextended(k, lock_seed) FROM unnest(read_keys) AS k ORDER BY 1)) AS h;
+    IF EXISTS (
+      SELECT 1 FROM unnest(read_keys, read_untils, read_seqs) AS r(k, u, s)
+      LEFT JOIN LATERAL (
+        SELECT e.until, e.seq FROM rate_events e WHERE e.key = r.k ORDER BY e.until DESC, e.seq DESC LIMIT 1) AS n ON true
+      WHERE n.until IS DISTINCT FROM r.u OR n.seq IS DISTINCT FROM r.s
+    ) THEN
+      RETURN false;
+    END IF;
+    INSERT INTO rate_events (key, until, seq) SELECT * FROM unnest(keys, untils, seqs);
+    RETURN true;
+  END
+  $$;
+  `,
 ];

@@ -17,7 +17,7 @@ const KEY_LOCK_SEED = 11;
 /**
  * The rate limiter in PostgreSQL (store/operations/rates.ts), shared by every process on the database: each
  * operation is one transaction on a connection of the pool, except takes (on the path of every API call), whose
- * statements run on their own: a read, then one call of rate_events_add (migration 7), which checks under the
+ * statements run on their own: a read, then one call of rate_events_add (migration 10), which checks under the
  * keys' locks that nobody took from them since the read.
  */
 export function pgRates(pool: pg.Pool): RateStore {
