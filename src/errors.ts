@@ -124,6 +124,12 @@ export const apiError = Object.freeze(
   ),
 ) as { readonly [C in ErrorCode as CamelCase<C>]: ErrorConstructor };
 
+/** For `.catch`: null for a refusal (an ApiError), which the caller takes as "none"; anything else is rethrown. */
+export function unlessApiError(error: unknown): null {
+  if (error instanceof ApiError) return null;
+  throw error;
+}
+
 /**
  * Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. Except the database out of
  * reach (restarting, the network cut, too busy to connect): that passes, so it is a 503 with a few seconds to wait.

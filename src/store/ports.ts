@@ -292,8 +292,10 @@ export interface ModerationStore {
   report(linkId: string, personId: string, reason: string, rule: ReportRule, now: Date): Promise<LinkRecord>;
   /** 409 `conflict` unless the link is flagged. */
   askForReview(linkId: string, personId: string, reason: string | null, now: Date): Promise<LinkRecord>;
-  openReports(rule: ReportRule, now: Date): Promise<Report[]>;
-  openReviews(): Promise<ReviewRequest[]>;
+  /** Open reports, oldest first: all of them, or of the link with id `linkId` only. */
+  openReports(rule: ReportRule, now: Date, linkId?: string): Promise<Report[]>;
+  /** Open review requests, oldest first: all of them, or of the link with id `linkId` only. */
+  openReviews(linkId?: string): Promise<ReviewRequest[]>;
 }
 
 /** Operator settings. Read on every call, so adapters keep them in memory and drop them on any change. */

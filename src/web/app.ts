@@ -34,9 +34,9 @@ import { failureOf } from '../http/problem.js';
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
  * link), the first step (/welcome), the dashboard (/app) and each link's page (/app/links/<code>), teams, the
  * Developers page, the connected assistants page (the consent page is drawn here too, for the authorization
- * server), the operator pages (/admin), the error-code reference that problem `type`s point at, and the not-found page. Server-rendered HTML
- * that works without scripts (the link page's Copy buttons are the one script, from our origin); every form is
- * CSRF-checked.
+ * server), the operator pages (/admin), the error-code reference that problem `type`s point at, and the
+ * not-found page. Server-rendered HTML that works without scripts (the one script, from our origin, only improves
+ * them: Copy buttons, the chart's keys); every form is CSRF-checked.
  */
 export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
   app.disable('x-powered-by');

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { Args } from '../cli/args.js';
 import { html, type Html } from '../views/html.js';
+import { navItem } from '../views/nav.js';
 import { notFound, render, signedInOnly, type PageDeps } from './request.js';
 
 type Handler = Parameters<typeof signedInOnly>[1];
@@ -43,9 +44,7 @@ export type OperatorSection = (typeof SECTIONS)[number][0];
 
 /** An operator page: the operator pages' own navigation above its body, the header marking "Operator". */
 export function renderOperatorPage(res: Response, status: number, title: string, section: OperatorSection, body: Html): void {
-  const items = SECTIONS.map(
-    ([href, label]) => html`<li><a href="${href}"${href === section ? html` aria-current="page"` : html``}>${label}</a></li>`,
-  );
+  const items = SECTIONS.map(([href, label]) => navItem(href, label, href === section));
   render(
     res,
     status,

@@ -62,8 +62,10 @@ ${blocked.length ? html`<ul style="list-style:none;padding:0">${items}</ul>` : h
   app.post('/admin/blocklist/remove', operatorOnly(deps, (req, res, me) => change(req, res, me, unblockDomain, false)));
 }
 
-/** The notice after a change, in the CLI's words: `example.com blocked`, `example.com was not blocked`. */
-/** The notice after a change, only when the list bears it out: an address typed by hand cannot claim a change. */
+/**
+ * The notice after a change, in the CLI's words (`example.com blocked`), only when the list bears it out: an address
+ * typed by hand cannot claim a change.
+ */
 function doneText(done: string, domain: string, blocked: readonly string[]): string | undefined {
   const entries: Record<string, Omit<BlockEntry, 'domain'>> = {
     blocked: { blocked: true, changed: true },

@@ -2,7 +2,6 @@ import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { CliError } from '../../cli/errors.js';
 import { noSuchLink, setLinkState } from '../../cli/link.js';
-import { listReports, listReviews } from '../../cli/moderation.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkRecord } from '../../store/ports.js';
 import { linkByEntry } from '../../store/link-by-key.js';
@@ -24,10 +23,10 @@ type Action = keyof typeof ACTIONS;
 const isAction = (value: string): value is Action => Object.hasOwn(ACTIONS, value);
 
 /**
- * The operator's links page, `/admin/links`: finds any link by its short address, code or name, shows it, and flags, disables or restores
- * it with the CLI's `link flag|disable|restore` (restoring resolves its reports and reviews). Disabling, which
- * stops the link, asks first on a page of its own that names the destination. Every change reaches every process
- * at once: the store tells the others, as it does for the CLI.
+ * The operator's links page, `/admin/links`: finds any link by its short address, code or name, shows it, and
+ * flags, disables or restores it with the CLI's `link flag|disable|restore` (restoring resolves its reports and
+ * reviews). Disabling, which stops the link, asks first on a page of its own that names the destination. Every
+ * change reaches every process at once: the store tells the others, as it does for the CLI.
  */
 export function adminLinkPages(app: Express, deps: PageDeps): void {
   const { store, clock } = deps.ctx;
@@ -62,8 +61,8 @@ ${card}`,
       link.state !== 'disabled' ? html` <a href="/admin/links/${link.code}/disable">Disable…</a> ` : html``,
       link.state !== 'active' ? action('restore', 'Restore', 'quiet') : html``,
     ];
-    const reports = (await listReports(commandArgs(), store, clock.now())).reports.filter((r) => r.linkCode === link.code);
-    const reviews = (await listReviews(commandArgs(), store)).reviews.filter((r) => r.linkCode === link.code);
+    const reports = await store.moderation.openReports(await store.settings.limits(), clock.now(), link.id);
+    const reviews = await store.moderation.openReviews(link.id);
     const lists = await moderationLists(store, reports, reviews);
     return html`<section class="card" aria-labelledby="link-title">
 <h2 id="link-title" style="margin-top:0">Link <code>${link.code}</code></h2>

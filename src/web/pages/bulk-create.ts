@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, unlessApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { createLinks, MAX_LINKS_PER_CALL } from '../../tools/create-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
@@ -136,12 +136,6 @@ ${resultItems(results)}`;
       await show(req, res, me, { status, team, lines: refused.join('\n'), results: lineResults });
     }),
   );
-}
-
-/** null for a refusal (a link not found, or not the person's), which a page shows as nothing; anything else throws. */
-function unlessApiError(error: unknown): null {
-  if (error instanceof ApiError) return null;
-  throw error;
 }
 
 /** Where a refusal of the whole call shows: the team beside its field, the list's size beside the box. */

@@ -5,7 +5,7 @@ import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { LINK_STATES } from '../../domain/link-state.js';
 import { NOTE_MAX } from '../../domain/note.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, unlessApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import type { Team } from '../../store/ports.js';
 import { createLink } from '../../tools/create-link.js';
@@ -16,7 +16,8 @@ import { html, type Html } from '../../views/html.js';
 import { faultsOfLinkForm, teamFault } from '../link-field-faults.js';
 import { listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
-import { runTool } from '../run-tool.js';
+import { callerOf, runTool } from '../run-tool.js';
+import { teamToChange } from '../../tools/access.js';
 import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
@@ -109,9 +110,10 @@ ${PAGE_SCRIPT_TAG}`,
         if (!(error instanceof ApiError)) throw error;
         setRetryAfter(res, error.retryAfter);
         // The tool stops at its first refusal; the form shows every fault of its fields at once.
-        // A name is checked for the team chosen, when it is one of the person's (the tool said why, if not).
-        const ownTeam = error.field !== 'team' && (await ctx.store.teams.isMember(values.team, me.person.id));
-        const owner = ownTeam ? { teamId: values.team, linkId: null } : null;
+        // A name is checked for the team chosen, when the tool's own rule lets the person make links in it (when
+        // not, the tool said why beside the team).
+        const team = error.field === 'team' ? null : await teamToChange(ctx, callerOf(me), values.team).catch(unlessApiError);
+        const owner = team ? { teamId: team.id, linkId: null } : null;
         const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note }, owner);
         if (error.field === 'team') errors.team = teamFault(error);
         const onForm = error.field !== null && FIELDS.some((f) => f === error.field);

@@ -8,7 +8,6 @@ import { render, text, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
 import { backToLink } from './link-actions.js';
 
-
 /**
  * Asking for a review of a flagged link, `/app/links/<code>/review`, through the askForReview tool: an optional
  * reason for the reviewer. Offered on the link's page only while the link is flagged; the tool refuses any other

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { refusalToManage } from '../../domain/team-roles.js';
+import { refusalToManage, teamNotFound } from '../../domain/team-roles.js';
 import type { Team } from '../../store/ports.js';
 import { render, signedInOnly, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
@@ -7,10 +7,8 @@ import { confirmForm } from '../../views/forms.js';
 import { count } from '../../shared/words.js';
 import { html } from '../../views/html.js';
 import { teamPage } from './team-page.js';
-import { teamNotFound } from '../../domain/team-roles.js';
 
 const ONLY_OWNERS = 'Only an owner of the team may delete it.';
-
 
 /**
  * Deleting a team: its owners confirm on a page of its own, which names the team and what goes with it, and only

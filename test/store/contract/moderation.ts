@@ -107,6 +107,24 @@ export function moderation(open: OpenStore): void {
         expect((await s.store.moderation.openReports(rule, at(2 * MINUTE))).map((r) => r.linkCode)).toEqual([other.code, other.code]);
         expect((await s.store.moderation.openReviews()).map((r) => r.linkCode)).toEqual([other.code]);
       });
+
+      it("lists one link's open reports and review requests, leaving out every other link's", async () => {
+        const team = await s.team();
+        const [link, other, quiet] = [await s.link(team), await s.link(team), await s.link(team)];
+        const [a, b] = [await operatorAdded(), await operatorAdded()];
+        await s.store.moderation.report(link.id, a.id, 'spam', rule, T0);
+        await s.store.moderation.report(other.id, a.id, 'phishing', rule, T0);
+        await s.store.moderation.report(other.id, b.id, 'malware', rule, at(MINUTE));
+        await s.store.links.setState(other.code, 'flagged', at(MINUTE));
+        await s.store.moderation.askForReview(other.id, a.id, 'please', at(2 * MINUTE));
+        const all = await s.store.moderation.openReports(rule, at(3 * MINUTE));
+        expect(await s.store.moderation.openReports(rule, at(3 * MINUTE), other.id)).toEqual(all.filter((r) => r.linkCode === other.code));
+        expect((await s.store.moderation.openReports(rule, at(3 * MINUTE), other.id)).map((r) => r.reason)).toEqual(['phishing', 'malware']);
+        expect((await s.store.moderation.openReports(rule, at(3 * MINUTE), link.id)).map((r) => r.reason)).toEqual(['spam']);
+        expect(await s.store.moderation.openReports(rule, at(3 * MINUTE), quiet.id)).toEqual([]);
+        expect((await s.store.moderation.openReviews(other.id)).map((r) => r.reason)).toEqual(['please']);
+        expect(await s.store.moderation.openReviews(link.id)).toEqual([]);
+      });
     });
   });
 }
