@@ -105,7 +105,8 @@ async function link(team: string, fields: { name?: string; destination?: string 
   return made.body as { code: string; name: string | null; id: string };
 }
 
-describe('two server processes behind a round-robin balancer', () => {
+// Each test runs the CLI as processes of its own: 6 s here, so 60 s leaves room on a loaded CI runner.
+describe('two server processes behind a round-robin balancer', { timeout: 60_000 }, () => {
   it('names no worker in its answers when it runs as one process (WORKERS=1)', async () => {
     const res = await fetch(`http://127.0.0.1:${servers[0]!.port}/health`);
     expect(res.status).toBe(200);

@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-describe('operator changes while the server runs', () => {
+// Each test runs the CLI as processes of its own: 6 s here, so 60 s leaves room on a loaded CI runner.
+describe('operator changes while the server runs', { timeout: 60_000 }, () => {
   it('limits set changes the calls-per-minute policy on the next request', async () => {
     const alice = await server.person();
     expect((await call(server, 'listTeams', {}, alice.token)).headers.get('ratelimit-policy')).toBe('"minute";q=600;w=60');
