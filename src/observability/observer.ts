@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
+import { hostAndPort } from '../support/serve-line.js';
 import { answerPrimary } from './cluster-metrics.js';
 import { countedChecks, countedRefusals, timedStore } from './instrument.js';
 import { createLogger, type Logger } from './logger.js';
@@ -42,7 +43,7 @@ export function createObserver(config: Config, logger: Logger = createLogger(con
         return null;
       }
       listener = await listenForMetrics(config.metricsHost, config.metricsPort!, async () => ({ type: registry.contentType, text: await registry.metrics() }));
-      return `${listener.address.address}:${listener.address.port}`;
+      return hostAndPort(listener.address);
     },
     async close(): Promise<void> {
       redirects.close();

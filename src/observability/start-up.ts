@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { databaseLine, databaseWarning } from '../support/database-line.js';
 import { parsePostgresUrl } from '../support/postgres-url.js';
-import { serveLine } from '../support/serve-line.js';
+import { hostAndPort, serveLine } from '../support/serve-line.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -22,7 +22,7 @@ export function logStartUp(
   logger.info(
     {
       publicUrl: config.publicUrl,
-      address: `${address.address}:${address.port}`,
+      address: hostAndPort(address),
       workers: config.workers,
       database,
       checks: {

@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { openStore } from '../store/open.js';
+import { hostAndPort } from '../support/serve-line.js';
 import { scrapeWorkers } from '../observability/cluster-metrics.js';
 import { processLog } from '../observability/logger.js';
 import { listenForMetrics } from '../observability/metrics-server.js';
@@ -55,7 +56,7 @@ export async function superviseWorkers(config: Config): Promise<void> {
     listening.add(worker);
     if (listening.size < config.workers) return;
     started = true;
-    const metricsAddress = metrics && `${metrics.address.address}:${metrics.address.port}`;
+    const metricsAddress = metrics && hostAndPort(metrics.address);
     logStartUp(log, config, { address: { address: address.address ?? '::', port: address.port }, created, metrics: metricsAddress });
   });
 
