@@ -8,6 +8,7 @@ import { protectedResource } from './protected-resource.js';
 import { CALL_WINDOW_MS, rateLimitHeaders } from './call-budget.js';
 import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
+import { addressGroup } from '../support/address-group.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 import { noteCaller } from '../observability/request-facts.js';
 import { count } from '../shared/words.js';
@@ -30,8 +31,12 @@ export interface Gate {
   count(res: ServerResponse, personId: string): Promise<void>;
   /** Takes one call from the client address's budget (costly pages nobody signs in for, like QR codes). */
   countAddress(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** The client's address (behind trusted proxies, from X-Forwarded-For), for per-address limits. */
-  address(req: IncomingMessage): string;
+  /**
+   * What a per-address limit counts the client under: its address (behind trusted proxies, from X-Forwarded-For),
+   * an IPv6 address by its /64 (see addressGroup). Every per-address limit uses it, so none is evaded by stepping
+   * through a /64.
+   */
+  addressKey(req: IncomingMessage): string;
   /** What the budget counts in; the other limits (sign-ups, registrations ...) count there too, with their own keys. */
   rates: RateLimiter;
 }
@@ -54,6 +59,7 @@ export function createGate(deps: {
   clientAddress: ClientAddress;
 }): Gate {
   const { store, rates, clock, publicUrl, clientAddress } = deps;
+  const addressKey = (req: IncomingMessage) => addressGroup(clientAddress(req));
 
   /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
   async function take(res: ServerResponse, key: string, now: Date): Promise<void> {
@@ -81,7 +87,7 @@ export function createGate(deps: {
       refusal = error;
     }
     if (found) noteCaller(res, found.caller.personId, found.oauth?.clientId ?? null);
-    await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${clientAddress(req)}`, now);
+    await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${addressKey(req)}`, now);
     return () => {
       if (found) return found;
       throw toApiError(refusal);
@@ -113,9 +119,9 @@ export function createGate(deps: {
       return take(res, `calls:person:${personId}`, clock.now());
     },
     countAddress(req, res) {
-      return take(res, `calls:address:${clientAddress(req)}`, clock.now());
+      return take(res, `calls:address:${addressKey(req)}`, clock.now());
     },
-    address: clientAddress,
+    addressKey,
     rates,
   };
 }

@@ -38,9 +38,10 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
       }
       if (req.method === 'OPTIONS') {
         res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+        // Mcp-Method and Mcp-Name are on every 2026-07-28 request: without them a browser sends nothing at all.
         res.setHeader(
           'Access-Control-Allow-Headers',
-          'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+          'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID',
         );
         res.setHeader('Access-Control-Max-Age', '86400');
         res.statusCode = 204;

@@ -117,7 +117,7 @@ export function authorizeRoutes(app: Express, deps: {
     let request: AuthorizationRequest;
     try {
       if (isPost) await sessions.checkForm(req, res);
-      request = await check(source, gate.address(req));
+      request = await check(source, gate.addressKey(req));
     } catch (error) {
       if (error instanceof ShownError) return pages.message(res, 400, 'This sign-in link does not work', error.message);
       if (error instanceof TooManyFetches) {

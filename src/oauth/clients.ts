@@ -28,8 +28,9 @@ const FAILURES_IN_MEMORY = 1_000;
  * Finds the client a request names: a registration (`oc_…`), or a client ID metadata document.
  *
  * Anyone can name any https URL as a client_id, so fetching documents is kept cheap for us and useless as a
- * weapon: concurrent requests for one client_id share one fetch; a refused or unfetchable document is answered
- * from memory for a minute; fetches are limited per client address and in all (20 and 100 a minute); and a
+ * weapon: concurrent requests for one client_id share one fetch; an id no fetch could accept costs nothing; a
+ * refused or unfetchable document is answered from memory for a minute; fetches are limited per client address
+ * (an IPv6 one by its /64) and in all (20 and 600 a minute); and a
  * fetched document is kept in a bounded in-memory cache only. It is stored as a row when a person approves the
  * client (`keep`), and that row is refreshed when the document is fetched again after its max-age.
  */
@@ -42,9 +43,16 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
 
   const isFresh = (client: OAuthClient, now: number) => client.freshUntil !== null && Date.parse(client.freshUntil) > now;
 
-  async function fetchDocument(clientId: string, stored: boolean): Promise<OAuthClient> {
+  /** Remembers why `clientId` was refused, for a minute, and answers as for any unknown client. */
+  function refused(clientId: string, error: unknown): never {
+    if (!(error instanceof MetadataDocumentError)) throw error;
+    failures.set(clientId, error.message);
+    throw new UnknownClient(error.message);
+  }
+
+  async function fetchDocument(clientId: string, stored: boolean, blocked: ReadonlySet<string>): Promise<OAuthClient> {
     try {
-      const fetched = await documents.fetch(clientId, (await settings.blockedDomains()));
+      const fetched = await documents.fetch(clientId, blocked);
       const at = clock.now();
       const freshUntil = new Date(at.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
       const { name, redirectUris, metadata } = fetched;
@@ -56,9 +64,7 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
       memory.set(clientId, client, Date.parse(freshUntil) - now());
       return client;
     } catch (error) {
-      if (!(error instanceof MetadataDocumentError)) throw error;
-      failures.set(clientId, error.message);
-      throw new UnknownClient(error.message);
+      return refused(clientId, error);
     }
   }
 
@@ -84,15 +90,28 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
     if (failed !== undefined) throw new UnknownClient(failed);
     const running = inFlight.get(clientId);
     if (running) return running;
+    // An id no fetch could accept (not https, a private or blocked host ...) is refused before it costs an allowance,
+    // so junk ids cannot use up everyone's.
+    const blocked = await settings.blockedDomains();
+    try {
+      documents.check(clientId, blocked);
+    } catch (error) {
+      refused(clientId, error);
+    }
     // Fetches per client address and in all, in any minute on the service's clock. Both are taken or neither, so
     // a refused fetch costs the address nothing.
     const allowances = [[`documents:address:${from ?? 'internal'}`, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE], ['documents:all', DOCUMENT_FETCHES_PER_MINUTE]] as const;
-    const refused = (await deps.rates.takeAll(allowances, MINUTE_MS, at)).find((answer) => !answer.allowed);
-    if (refused) throw new TooManyFetches(refused.resetSeconds);
+    const limited = (await deps.rates.takeAll(allowances, MINUTE_MS, at)).find((answer) => !answer.allowed);
+    if (limited) {
+      // A client a person approved goes on with its stored copy past its max-age: whoever runs the fetches up
+      // cannot sign connected assistants out.
+      if (kept && kept.kind === 'metadata_document') return kept;
+      throw new TooManyFetches(limited.resetSeconds);
+    }
     // A request for the same client may have started fetching while this one waited for its allowance.
     const started = inFlight.get(clientId);
     if (started) return started;
-    const fetching = fetchDocument(clientId, kept !== null).finally(() => inFlight.delete(clientId));
+    const fetching = fetchDocument(clientId, kept !== null, blocked).finally(() => inFlight.delete(clientId));
     inFlight.set(clientId, fetching);
     return fetching;
   }

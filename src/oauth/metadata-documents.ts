@@ -122,6 +122,10 @@ export function metadataDocuments(options: MetadataDocumentOptions = {}) {
   }
 
   return {
+    /** Checks the id's shape and its host's rules without fetching; throws MetadataDocumentError naming what is wrong. */
+    check(clientId: string, blocked: ReadonlySet<string> = new Set()): void {
+      checkId(clientId, blocked);
+    },
     /** Fetches and checks the document at `clientId`; throws MetadataDocumentError naming what is wrong. */
     async fetch(clientId: string, blocked: ReadonlySet<string> = new Set()): Promise<FetchedClient> {
       const url = checkId(clientId, blocked);

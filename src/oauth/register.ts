@@ -77,7 +77,7 @@ function checkMetadata(body: unknown): Record<string, unknown> & { redirect_uris
  */
 export function registerRoutes(
   app: Express,
-  deps: { store: OAuthStore; clock: Clock; random: Random; clientAddress: ClientAddress; rates: RateLimiter },
+  deps: { store: OAuthStore; clock: Clock; random: Random; addressKey: ClientAddress; rates: RateLimiter },
 ): void {
   const { store, clock, random } = deps;
 
@@ -85,7 +85,7 @@ export function registerRoutes(
     res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
     const now = clock.now();
     // Registrations per client address in any hour, on the service's clock.
-    const taken = await deps.rates.take(`registrations:${deps.clientAddress(req)}`, REGISTRATIONS_PER_HOUR, HOUR_MS, now.getTime());
+    const taken = await deps.rates.take(`registrations:${deps.addressKey(req)}`, REGISTRATIONS_PER_HOUR, HOUR_MS, now.getTime());
     const wait = taken.resetSeconds;
     if (!taken.allowed) {
       setRetryAfter(res, wait);

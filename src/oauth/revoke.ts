@@ -12,7 +12,7 @@ import { credentialsOf } from './token.js';
  */
 export function revokeRoutes(
   app: Express,
-  deps: { store: OAuthStore; clients: ClientDirectory; clientAddress: (req: Request) => string },
+  deps: { store: OAuthStore; clients: ClientDirectory; addressKey: (req: Request) => string },
 ): void {
   const { store, clients } = deps;
 
@@ -23,7 +23,7 @@ export function revokeRoutes(
     }
     let clientId: string;
     try {
-      clientId = (await clients.authenticate(credentialsOf(req), deps.clientAddress(req))).id;
+      clientId = (await clients.authenticate(credentialsOf(req), deps.addressKey(req))).id;
     } catch (error) {
       return sendClientRefusal(req, res, error);
     }

@@ -76,9 +76,9 @@ export function oauthRoutes(
 
   app.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }));
   authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses, pages });
-  tokenRoutes(app, { oauth: issuer, clients, addresses, clientAddress: gate.address });
-  registerRoutes(app, { store: store.oauth, clock, random, clientAddress: gate.address, rates: gate.rates });
-  revokeRoutes(app, { store: store.oauth, clients, clientAddress: gate.address });
+  tokenRoutes(app, { oauth: issuer, clients, addresses, addressKey: gate.addressKey });
+  registerRoutes(app, { store: store.oauth, clock, random, addressKey: gate.addressKey, rates: gate.rates });
+  revokeRoutes(app, { store: store.oauth, clients, addressKey: gate.addressKey });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return res.end();

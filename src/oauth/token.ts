@@ -78,7 +78,7 @@ export function credentialsOf(req: Request): { clientId: unknown; secret: unknow
  */
 export function tokenRoutes(
   app: Express,
-  deps: { oauth: OAuth2Server; clients: ClientDirectory; addresses: OAuthAddresses; clientAddress: (req: Request) => string },
+  deps: { oauth: OAuth2Server; clients: ClientDirectory; addresses: OAuthAddresses; addressKey: (req: Request) => string },
 ): void {
   const { oauth, clients, addresses } = deps;
 
@@ -104,7 +104,7 @@ export function tokenRoutes(
     try {
       const credentials = credentialsOf(req);
       secret = credentials.secret;
-      client = await clients.authenticate(credentials, deps.clientAddress(req));
+      client = await clients.authenticate(credentials, deps.addressKey(req));
     } catch (error) {
       return sendClientRefusal(req, res, error);
     }

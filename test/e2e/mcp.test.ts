@@ -719,13 +719,14 @@ describe('CORS (R6)', () => {
       headers: {
         origin: 'http://localhost:6274',
         'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, content-type, mcp-session-id, mcp-protocol-version',
+        'access-control-request-headers': 'authorization, content-type, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name',
       },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
     const allowed = headerList(res.headers.get('access-control-allow-headers'));
-    for (const name of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']) {
+    // The last two are what a browser sends on every 2026-07-28 request.
+    for (const name of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name']) {
       expect(allowed, name).toContain(name);
     }
     expect(headerList(res.headers.get('access-control-allow-methods'))).toEqual(

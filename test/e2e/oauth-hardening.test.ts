@@ -289,11 +289,45 @@ describe('3. client ID metadata document fetches are bounded', () => {
     expect((await open(`${base}/per-address/23`, '198.51.100.3')).status).toBe(400);
   });
 
-  it('100 fetches a minute in all, whatever the addresses', async () => {
+  it('counts an IPv6 client by its /64, which one line can change addresses within', async () => {
     server.clock.advance(61_000);
-    for (let i = 0; i < 100; i++) expect((await open(`${base}/all/${i}`, `203.0.113.${Math.floor(i / 20)}`)).status).toBe(400);
-    expect((await open(`${base}/all/100`, '203.0.113.99')).status).toBe(429);
-    expect(hits.get('/all/100')).toBeUndefined();
+    for (let i = 1; i <= 20; i++) expect((await open(`${base}/v6/${i}`, `2001:db8:5:5::${i.toString(16)}`)).status).toBe(400);
+    expect((await open(`${base}/v6/21`, '2001:db8:5:5:ffff::1')).status).toBe(429);
+    expect(hits.get('/v6/21')).toBeUndefined();
+    expect((await open(`${base}/v6/22`, '2001:db8:5:6::1')).status).toBe(400);
+  });
+
+  it('an id no fetch could accept costs no allowance: junk ids cannot use up anyone\'s', async () => {
+    server.clock.advance(61_000);
+    const junk = ['http://example.com/c', 'https://10.0.0.1/c', 'https://localhost/c', 'https://intranet.internal/c'];
+    for (let i = 0; i < 30; i++) expect((await open(`${junk[i % junk.length]}?${i}`, '198.51.100.7')).status).toBe(400);
+    expect((await open(`${base}/after-junk`, '198.51.100.7')).status).toBe(400);
+    expect(hits.get('/after-junk')).toBe(1);
+  });
+
+  it('600 fetches a minute in all, whatever the addresses', async () => {
+    server.clock.advance(61_000);
+    for (let i = 0; i < 600; i++) expect((await open(`${base}/all/${i}`, `203.0.113.${Math.floor(i / 20)}`)).status).toBe(400);
+    expect((await open(`${base}/all/600`, '203.0.113.99')).status).toBe(429);
+    expect(hits.get('/all/600')).toBeUndefined();
+  });
+
+  it('a client a person approved goes on with its stored copy past its max-age while fetches are refused', async () => {
+    server.clock.advance(61_000);
+    serve('/approved.json');
+    const clientId = `${base}/approved.json`;
+    const cookie = await browserOf(server, (await server.person()).personId);
+    expect((await signIn(server, cookie, clientId)).status).toBe(200);
+    expect(hits.get('/approved.json')).toBe(1);
+    server.clock.advance(61 * 60_000); // past the hour a document without Cache-Control is kept
+    for (let i = 0; i < 20; i++) await open(`${base}/used-up/${i}`, '198.51.100.8');
+    expect((await open(`${base}/used-up/20`, '198.51.100.8')).status).toBe(429);
+    expect((await open(clientId, '198.51.100.8', cookie)).status).toBe(200); // its consent page
+    expect(hits.get('/approved.json')).toBe(1);
+    // Once fetches are allowed again, the stale copy is fetched anew.
+    server.clock.advance(61_000);
+    expect((await open(clientId, '198.51.100.8', cookie)).status).toBe(200);
+    expect(hits.get('/approved.json')).toBe(2);
   });
 });
 

@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword } from '../../auth/password.js';
 import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { EmailTaken } from '../../store/ports.js';
-import { addressGroup } from '../../support/address-group.js';
+import { deviceCookie } from '../device-cookie.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
@@ -17,6 +17,7 @@ const WRONG = 'The email or the password is wrong.';
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
   const throttle = new SignInThrottle(gate.rates);
+  const devices = deviceCookie({ publicUrl: ctx.config.publicUrl, secret: () => ctx.store.settings.cursorSecret() });
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));
@@ -69,7 +70,7 @@ ${other}`,
 
     // Counted before the email is looked up, so that sign-up cannot test emails for accounts faster than it makes them.
     const { signupsPerHour } = await ctx.store.settings.limits();
-    const allowance = await gate.rates.take(`signups:${addressGroup(gate.address(req))}`, signupsPerHour, HOUR_MS, ctx.clock.now().getTime());
+    const allowance = await gate.rates.take(`signups:${gate.addressKey(req)}`, signupsPerHour, HOUR_MS, ctx.clock.now().getTime());
     if (!allowance.allowed) {
       setRetryAfter(res, allowance.resetSeconds);
       const alert = `Too many accounts were made from your network in the last hour. Try again in ${timeToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
@@ -86,6 +87,7 @@ ${other}`,
       if (!(error instanceof EmailTaken)) throw error;
       return form(req, res, 'signup', 409, { email, next, errors: taken });
     }
+    await devices.issue(res, email);
     await sessions.signIn(res, personId);
     res.redirect(303, next ? `/welcome?next=${encodeURIComponent(next)}` : '/welcome');
   });
@@ -101,15 +103,18 @@ ${other}`,
     const rawEmail = text(req, 'email');
     const password = text(req, 'password');
     const next = safeNext(text(req, 'next'));
-    // What is not an email has no account: it is looked up nowhere and slows down only its address.
+    // What is not an email has no account: it is looked up nowhere and slows down only its address. A browser where
+    // this email signed in before is slowed by its own failures, not the email's, which strangers can run up.
     const email = emailOrNull(rawEmail);
-    const keys = [...(email === null ? [] : [`email:${email}`]), `address:${gate.address(req)}`];
+    const device = email === null ? null : await devices.idFor(req, email);
+    const own = email === null ? [] : [device === null ? `email:${email}` : `device:${device}`];
+    const keys = [...own, `address:${gate.addressKey(req)}`];
     const nowMs = () => ctx.clock.now().getTime();
 
     const wait = await throttle.begin(keys, nowMs());
     if (wait > 0) {
       setRetryAfter(res, wait);
-      const alert = `Too many failed attempts. Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`;
+      const alert = `Too many failed attempts. Wait ${timeToWait(wait)}, then try again.`;
       return form(req, res, 'signin', 429, { email: rawEmail, next, alert });
     }
     const found = email !== null && password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
@@ -118,6 +123,7 @@ ${other}`,
       return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
     }
     await throttle.succeeded(keys[0]!, keys.slice(1));
+    await devices.issue(res, email!);
     await sessions.signIn(res, found.person.id);
     res.redirect(303, next ?? (found.person.agreedTermsAt === null ? '/welcome' : '/app'));
   });

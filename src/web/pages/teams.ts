@@ -1,7 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { emailOrNull, MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
-import { addressGroup } from '../../support/address-group.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js';
@@ -27,7 +26,7 @@ export function teamPages(app: Express, deps: PageDeps): void {
    */
   async function waitForTeam(req: Request, me: SignedIn): Promise<number> {
     const limit = (await ctx.store.settings.limits()).teamsPerHour;
-    const keys = [[`teams:address:${addressGroup(gate.address(req))}`, limit], [`teams:person:${me.person.id}`, limit]] as const;
+    const keys = [[`teams:address:${gate.addressKey(req)}`, limit], [`teams:person:${me.person.id}`, limit]] as const;
     const answers = await gate.rates.takeAll(keys, HOUR_MS, ctx.clock.now().getTime());
     return Math.max(0, ...answers.filter((answer) => !answer.allowed).map((answer) => answer.resetSeconds));
   }
