@@ -17,7 +17,7 @@ export const SCOPES_SUPPORTED: readonly Scope[] = ['links', 'links:read'];
 /** What a client that names no scope gets, and what a 401 challenge asks for. */
 export const DEFAULT_SCOPE: Scope = 'links';
 
-const isScope = (value: string): value is Scope => Object.hasOwn(SCOPES, value);
+export const isScope = (value: string): value is Scope => Object.hasOwn(SCOPES, value);
 
 /**
  * The scopes granted for a request: the known ones asked for, in our order (unknown ones such as

@@ -151,15 +151,22 @@ export type ClientDirectory = ReturnType<typeof clientDirectory>;
 
 /**
  * Answers a client that could not be authenticated at /token or /revoke: 429 while metadata fetches are limited,
- * 401 `invalid_client` (with a Basic challenge when Basic was tried) for an unknown client or wrong secret.
- * Anything else is a fault and is thrown on.
+ * 401 `invalid_client` for an unknown client or wrong secret. Anything else is a fault and is thrown on.
  */
-export function sendClientRefusal(req: Request, res: Response, error: unknown): void {
+export function sendClientRefusal(res: Response, error: unknown): void {
   if (error instanceof TooManyFetches) {
     setRetryAfter(res, error.retryAfter);
     return sendOAuthError(res, 429, 'too_many_requests', error.message);
   }
   if (!(error instanceof UnknownClient)) throw error;
-  if (/^Basic(\s|$)/i.test(req.headers.authorization ?? '')) res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
-  sendOAuthError(res, 401, 'invalid_client', error.message);
+  sendInvalidClient(res, error.message);
+}
+
+/**
+ * 401 `invalid_client`, with the Basic challenge: RFC 6749 §5.2 asks for it when the client tried Basic, and RFC 9110
+ * §15.5.2 for every 401. A public client that sent only its id learns from it how a secret would be sent.
+ */
+export function sendInvalidClient(res: Response, message: string): void {
+  res.set('WWW-Authenticate', 'Basic realm="shortlinks"');
+  sendOAuthError(res, 401, 'invalid_client', message);
 }

@@ -25,7 +25,7 @@ export function revokeRoutes(
     try {
       clientId = (await clients.authenticate(credentialsOf(req), deps.addressKey(req))).id;
     } catch (error) {
-      return sendClientRefusal(req, res, error);
+      return sendClientRefusal(res, error);
     }
     const token = (req.body as Record<string, unknown>).token;
     if (typeof token !== 'string' || token === '') return sendOAuthError(res, 400, 'invalid_request', 'Send the token to revoke.');

@@ -1,8 +1,10 @@
 import express, { type Express, type Request, type Response } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import AuthorizationCodeGrantType from '@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js';
+import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js';
+import { covers, grantedScopes, isScope } from '../auth/scopes.js';
 import type { OAuthClient } from '../store/ports.js';
-import { sendClientRefusal, UnknownClient, type ClientDirectory } from './clients.js';
+import { sendClientRefusal, sendInvalidClient, UnknownClient, type ClientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { ACCESS_TOKEN_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './lifetimes-and-limits.js';
 import { isOurResource } from '../auth/protected-resource.js';
@@ -22,6 +24,33 @@ class CodeGrant extends AuthorizationCodeGrantType {
   }
 }
 
+/**
+ * oauth2-server's refresh token grant, judging the scope asked for by what the granted scopes include (`links`
+ * includes `links:read`, so a refresh may narrow `links` to it) and ignoring unknown scopes as /authorize does
+ * (`offline_access`); it compared names only, refusing `links:read` from a `links` grant as "extra". And the scope
+ * is judged before the refresh token is spent: it spent it first, so a client that asked too much lost its sign-in.
+ */
+class RefreshGrant extends RefreshTokenGrantType {
+  override async handle(request: OAuth2Server.Request, client: OAuth2Server.Client): Promise<OAuth2Server.Token> {
+    const token = await this.getRefreshToken(request, client);
+    const scope = this.getScope(request, token);
+    await this.revokeToken(token);
+    return this.saveToken(token.user, client, scope);
+  }
+
+  override getScope(request: OAuth2Server.Request, token: OAuth2Server.RefreshToken): string[] | undefined {
+    const asked = OAuth2Server.AbstractGrantType.prototype.getScope.call(this, request) as string[] | undefined;
+    const granted = token.scope ?? [];
+    const known = asked?.filter(isScope) ?? [];
+    if (known.length === 0) return granted;
+    const beyond = known.filter((scope) => !covers(granted, scope));
+    if (beyond.length > 0) {
+      throw new OAuth2Server.InvalidScopeError(`A refresh cannot widen the scope: ${beyond.join(' ')} was not granted.`);
+    }
+    return grantedScopes(known);
+  }
+}
+
 const TOKEN_OPTIONS = {
   accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
   refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_S,
@@ -29,7 +58,10 @@ const TOKEN_OPTIONS = {
   // authenticated before oauth2-server is asked (see `clients.authenticate`).
   requireClientAuthentication: { authorization_code: false, refresh_token: false },
   alwaysIssueNewRefreshToken: true,
-  extendedGrantTypes: { authorization_code: CodeGrant as unknown as typeof OAuth2Server.AbstractGrantType },
+  extendedGrantTypes: {
+    authorization_code: CodeGrant as unknown as typeof OAuth2Server.AbstractGrantType,
+    refresh_token: RefreshGrant as unknown as typeof OAuth2Server.AbstractGrantType,
+  },
 };
 
 /** The OAuth parameters of a token request handed to oauth2-server; anything else in the body is dropped. */
@@ -106,7 +138,7 @@ export function tokenRoutes(
       secret = credentials.secret;
       client = await clients.authenticate(credentials, deps.addressKey(req));
     } catch (error) {
-      return sendClientRefusal(req, res, error);
+      return sendClientRefusal(res, error);
     }
     noteClient(res, client.id);
     const granted: Record<string, string> = { client_id: client.id };
@@ -122,8 +154,8 @@ export function tokenRoutes(
       res.status(200).json({ ...(response.body as object), expires_in: ACCESS_TOKEN_LIFETIME_S });
     } catch (error) {
       if (!(error instanceof OAuth2Server.OAuthError) || error instanceof OAuth2Server.ServerError) throw error;
-      const status = error.name === 'invalid_client' ? 401 : error.code;
-      sendOAuthError(res, status, error.name, error.message);
+      if (error.name === 'invalid_client') return sendInvalidClient(res, error.message);
+      sendOAuthError(res, error.code, error.name, error.message);
     }
   }
 

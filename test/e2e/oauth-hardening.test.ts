@@ -388,8 +388,17 @@ describe('5. /token and /revoke answer JSON, never an HTML 500', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body,
     });
-    return { status: res.status, type: res.headers.get('content-type'), body: (await res.text()) };
+    return { status: res.status, type: res.headers.get('content-type'), challenge: res.headers.get('www-authenticate'), body: (await res.text()) };
   }
+
+  it('an unknown client named by client_id alone: 401 invalid_client with a challenge, as every 401 has (RFC 9110)', async () => {
+    for (const path of ['/token', '/revoke']) {
+      const res = await post(path, 'grant_type=refresh_token&refresh_token=slr_x&token=x&client_id=oc_doesnotexist');
+      expect(res.status, path).toBe(401);
+      expect(res.challenge, path).toBe('Basic realm="shortlinks"');
+      expect(JSON.parse(res.body)).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+    }
+  });
 
   it('an unknown client named in a Basic header (base64url, beside a known client_id): 401 invalid_client', async () => {
     for (const path of ['/token', '/revoke']) {

@@ -306,7 +306,31 @@ describe('refresh tokens', () => {
     const first = (await exchange(grant)).body;
     expect(first.scope).toBe('links:read');
     const res = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: grant.clientId, scope: 'links' });
-    expect(res.body.error).toBe('invalid_scope');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_scope', error_description: 'A refresh cannot widen the scope: links was not granted.' });
+    // The refresh token was not spent by the refusal.
+    const same = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: grant.clientId });
+    expect(same.status).toBe(200);
+    expect(same.body.scope).toBe('links:read');
+  });
+
+  it('may narrow the scope: links includes links:read; unknown scopes are ignored, as at /authorize', async () => {
+    const grant = await approvedCode({ scope: 'links' });
+    const first = (await exchange(grant)).body;
+    expect(first.scope).toBe('links');
+    const narrowed = await tokenRequest(server, {
+      grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: grant.clientId, scope: 'links:read offline_access',
+    });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.scope).toBe('links:read');
+    // What the narrowed token may do: read, not change.
+    const caller = await server.app.ctx.store.oauth.token(createHash('sha256').update(narrowed.body.access_token).digest());
+    expect(caller?.scopes).toEqual(['links:read']);
+    const unknownOnly = await tokenRequest(server, {
+      grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token, client_id: grant.clientId, scope: 'offline_access',
+    });
+    expect(unknownOnly.status).toBe(200);
+    expect(unknownOnly.body.scope).toBe('links:read');
   });
 
   it('expire after 30 days', async () => {
