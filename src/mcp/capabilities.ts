@@ -1,5 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { APP_MIME_TYPE, showsApps, UI_EXTENSION } from './apps/extension.js';
+import { isObject } from './messages.js';
 
 /**
  * What a client declared it can do with elicitation (2025-11-25 in initialize, 2026-07-28 in each request's
@@ -21,9 +22,6 @@ export function canElicitUrl(capabilities: unknown): boolean {
   return isObject(elicitationOf(capabilities)?.url);
 }
 
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
-}
 
 /**
  * What a 2025-11-25 session keeps of the capabilities its client declared in initialize: the ones the server acts
@@ -33,17 +31,17 @@ function isObject(value: unknown): boolean {
 export function sessionCapabilities(declared: ClientCapabilities): ClientCapabilities {
   const kept: ClientCapabilities = {};
   const { elicitation, sampling, roots } = declared;
-  if (isRecord(elicitation)) {
+  if (isObject(elicitation)) {
     kept.elicitation = {};
-    if (isRecord(elicitation.form)) kept.elicitation.form = flag('applyDefaults', elicitation.form.applyDefaults);
-    if (isRecord(elicitation.url)) kept.elicitation.url = {};
+    if (isObject(elicitation.form)) kept.elicitation.form = flag('applyDefaults', elicitation.form.applyDefaults);
+    if (isObject(elicitation.url)) kept.elicitation.url = {};
   }
-  if (isRecord(sampling)) {
+  if (isObject(sampling)) {
     kept.sampling = {};
-    if (isRecord(sampling.context)) kept.sampling.context = {};
-    if (isRecord(sampling.tools)) kept.sampling.tools = {};
+    if (isObject(sampling.context)) kept.sampling.context = {};
+    if (isObject(sampling.tools)) kept.sampling.tools = {};
   }
-  if (isRecord(roots)) kept.roots = flag('listChanged', roots.listChanged);
+  if (isObject(roots)) kept.roots = flag('listChanged', roots.listChanged);
   // Only the one media type the views are made in, whatever else the client listed.
   if (showsApps(declared)) kept.extensions = { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
   return kept;
@@ -51,8 +49,4 @@ export function sessionCapabilities(declared: ClientCapabilities): ClientCapabil
 
 function flag<K extends string>(name: K, value: unknown): { [key in K]?: boolean } {
   return (typeof value === 'boolean' ? { [name]: value } : {}) as { [key in K]?: boolean };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && !Array.isArray(value);
 }

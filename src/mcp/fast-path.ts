@@ -5,6 +5,7 @@ import type { ToolContext } from '../tools/define-tool.js';
 import { toolNamed } from '../tools/index.js';
 import { callTool, listTools, SERVER_INFO, TOOL_LIST_TTL_MS } from './server.js';
 import { showsApps } from './apps/extension.js';
+import { isObject } from './messages.js';
 
 const REVISION = '2026-07-28';
 const ENVELOPE = [
@@ -79,9 +80,6 @@ function hasEnvelopeOnly(meta: unknown): boolean {
   );
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boolean {
   return Object.keys(value).every((key) => keys.includes(key));

@@ -53,6 +53,12 @@ export function legacySessions(newServer: () => Server, store: McpSessionStore, 
     if (!isInitializeRequest(body)) {
       return rpcError(res, 400, -32000, 'Bad Request: no valid session ID; send initialize first.');
     }
+    // The header is for requests after initialize, but one naming a version this server does not speak is refused
+    // (400) wherever it comes, as within a session: a session must not open under a version the client did not ask.
+    const header = request.headers.get('mcp-protocol-version');
+    if (header !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
+      return rpcError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${header} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    }
     const { protocolVersion, capabilities, clientInfo } = body.params;
     const claims = ids.claims(caller.personId, negotiated(protocolVersion), sessionCapabilities(capabilities), clientInfo);
     await serve(await open(ids.issue(claims), claims), request, res, auth, body);

@@ -1,5 +1,6 @@
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isObject, messagesOf } from './messages.js';
 
 /** What an initialize must carry (2025-11-25), to name what a malformed one lacks. */
 const initializeParams = z.looseObject({
@@ -14,7 +15,7 @@ const initializeParams = z.looseObject({
  * initialize first" outside one: both say the fault is elsewhere. It is the client's, invalid params (-32602).
  */
 export function malformedInitialize(body: unknown): string | null {
-  for (const message of Array.isArray(body) ? body : [body]) {
+  for (const message of messagesOf(body)) {
     if (!isObject(message) || message.method !== 'initialize' || isInitializeRequest(message)) continue;
     const checked = initializeParams.safeParse(message.params ?? {});
     const why = checked.success ? 'not an initialize request' : checked.error.issues.map(describe).join('; ');
@@ -27,6 +28,3 @@ function describe(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}

@@ -23,6 +23,7 @@ import { noteOperation } from '../observability/request-facts.js';
 import { followsLinks } from './first-step.js';
 import { mcpGuard } from './guard.js';
 import { legacySessions } from './legacy.js';
+import { hasInexactId } from './messages.js';
 import { RequestStates } from './request-state.js';
 import { rpcError } from './rpc-error.js';
 import { sendWebResponse } from './web-response.js';
@@ -83,6 +84,9 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       checkNesting(body, MAX_MESSAGE_DEPTH);
     } catch (error) {
       return rpcError(res, 400, -32600, `Invalid Request: ${toApiError(error).detail}`);
+    }
+    if (hasInexactId(body)) {
+      return rpcError(res, 400, -32600, 'Invalid Request: a numeric id must be a whole number between -(2^53 - 1) and 2^53 - 1, which JSON numbers keep exactly; send a larger one as a string.');
     }
     noteOperation(res, mcpOperationOf(req.method, body));
     // Before the person agreed to the terms, only a client that can send them to /welcome goes on (first-step.ts).

@@ -28,7 +28,9 @@ export const TOOL_LIST_TTL_MS = 60_000;
 // With schemas of their own, malformed params are invalid params (-32602), where the SDK's default check answers
 // any malformed request but tools/call as an internal error (-32603), as if the fault were ours.
 const readParams = z.looseObject({ uri: z.string() });
-const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
+// Every list here comes in one page and hands out no cursor, so any cursor is one this server never gave: -32602, as
+// the pagination utility says of an invalid cursor (the SDK would ignore it and answer the first page again).
+const listParams = z.looseObject({ cursor: z.undefined({ error: 'This list comes in one page; there is no cursor to give.' }).optional() }).optional();
 
 /** The views change only with a new release, and are the same for everyone. */
 const VIEW_LIST_TTL_MS = 3_600_000;

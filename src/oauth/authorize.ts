@@ -81,7 +81,8 @@ export function authorizeRoutes(app: Express, deps: {
     if (values.state !== undefined && !VISIBLE_ASCII.test(values.state)) throw refuse('invalid_request', 'state holds characters outside visible ASCII.');
     if (values.response_type !== 'code') throw refuse('unsupported_response_type', 'Only response_type=code is supported.');
     if (values.code_challenge === undefined) throw refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
-    if ((values.code_challenge_method ?? 'S256') !== 'S256') throw refuse('invalid_request', 'code_challenge_method must be S256.');
+    // Without a method, RFC 7636 §4.3 reads the challenge as `plain`, which we refuse: saying S256 is the client's part.
+    if (values.code_challenge_method !== 'S256') throw refuse('invalid_request', 'code_challenge_method must be S256.');
     if (!CHALLENGE.test(values.code_challenge)) throw refuse('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
     if (values.resource !== undefined && !isOurResource(values.resource, addresses.resource)) {
       throw refuse('invalid_target', `This server issues tokens for ${addresses.resource} only.`);

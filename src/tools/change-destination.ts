@@ -15,7 +15,7 @@ export const changeDestination = defineTool({
     `${changesSentence(limits)} Returns the link.`,
   input: z.strictObject({ code: codeParam, destination: destinationParam }),
   output: linkSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'private_destination', 'shortener_destination', 'unsafe_destination', 'link_disabled', 'link_flagged', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
   async run({ code, destination }, caller, ctx) {

@@ -17,7 +17,7 @@ export const renameLink = defineTool({
     `${changesSentence(limits)} Returns the link.`,
   input: z.strictObject({ code: codeParam, name: nameParam }),
   output: linkSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_name', 'reserved_name', 'link_disabled', 'link_flagged', 'name_taken', 'limit_reached', 'outside_token_record'],
   takesIdempotencyKey: true,
   async run({ code, name }, caller, ctx) {

@@ -13,7 +13,7 @@ export const setNote = defineTool({
     '( ) & ! ? : . Returns the link.',
   input: z.strictObject({ code: codeParam, note: noteParam }),
   output: linkSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_note', 'conflict', 'outside_token_record'],
   takesIdempotencyKey: true,
   async run({ code, note }, caller, ctx) {

@@ -7,7 +7,7 @@ import { tools } from '../../src/tools/index.js';
 import { TOOL_LIST_TTL_MS } from '../../src/mcp/server.js';
 import { browserOf, register, signIn } from '../helpers/oauth.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { rpc2026 } from '../helpers/mcp-2026.js';
+import { envelope, rpc2026 } from '../helpers/mcp-2026.js';
 
 let server: TestServer;
 let rpc: ReturnType<typeof rpc2026>;
@@ -95,6 +95,36 @@ describe('headers must match the body', () => {
     const res = await rpc.send(alice.token, 'tools/list', {}, { 'mcp-protocol-version': '2025-11-25' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject(mismatch);
+  });
+});
+
+describe('what the envelope may not carry', () => {
+  /** A tools/list of 2026-07-28 with the given id, sent as raw text so that any number stays as written. */
+  const listWithId = (token: string, id: string) =>
+    fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`,
+        'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list',
+      },
+      body: `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${JSON.stringify(envelope())}}}`,
+    });
+
+  it('a numeric id JavaScript cannot hold exactly: HTTP 400, -32600, rather than an answer under a changed id', async () => {
+    const alice = await server.person();
+    for (const id of ['12345678901234567890', '9007199254740992', '-9007199254740992', '1e300']) {
+      const res = await listWithId(alice.token, id);
+      expect(res.status, id).toBe(400);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0', id: null,
+        error: { code: -32600, message: 'Invalid Request: a numeric id must be a whole number between -(2^53 - 1) and 2^53 - 1, which JSON numbers keep exactly; send a larger one as a string.' },
+      });
+    }
+    for (const id of ['9007199254740991', '-9007199254740991', '"12345678901234567890"']) {
+      const res = await listWithId(alice.token, id);
+      expect(res.status, id).toBe(200);
+      expect(await res.text()).toMatch(new RegExp(`"id":${id.replace(/"/g, '\\"')}[,}]`));
+    }
   });
 });
 

@@ -174,16 +174,19 @@ describe('what a client sends wrong', () => {
     }
   });
 
-  it.each(['tools/list', 'resources/list', 'resources/templates/list'])('%s with a cursor that is not a string is invalid params (-32602)', async (method) => {
+  it.each(['tools/list', 'resources/list', 'resources/templates/list'])('%s with any cursor is invalid params (-32602): every list is one page, and gives none', async (method) => {
     const rpc = rpc2026(server.url, APPS);
-    for (const cursor of [5, null, ['a']]) {
+    for (const cursor of [5, null, ['a'], 'anything', '']) {
       const reply = await rpc.send(alice.token, method, { cursor });
       expect(reply.status).toBe(200);
-      expect(reply.body.error.code).toBe(-32602);
-      expect(reply.body.error.message).toMatch(new RegExp(`^Invalid params for ${method}: cursor: `));
+      expect(reply.body.error).toEqual({
+        code: -32602,
+        message: `Invalid params for ${method}: cursor: This list comes in one page; there is no cursor to give.`,
+      });
     }
-    const good = await rpc.send(alice.token, method, { cursor: 'anything' });
-    expect(good.body.error).toBeUndefined();
+    const whole = await rpc.send(alice.token, method, {});
+    expect(whole.body.error).toBeUndefined();
+    expect(whole.body.result.nextCursor).toBeUndefined();
   });
 
   it.each([

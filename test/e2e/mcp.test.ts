@@ -216,6 +216,22 @@ describe('initialize', () => {
     expect(message.result.serverInfo.name).toBe('shortlinks');
   });
 
+  it('an initialize whose MCP-Protocol-Version header names a version not served: HTTP 400, and no session', async () => {
+    const alice = await server.person();
+    const res = await post(initializeBody(), { token: alice.token, headers: { 'mcp-protocol-version': '1900-01-01' } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Bad Request: Unsupported protocol version: 1900-01-01 (supported versions: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)' },
+    });
+    // One the server speaks, even another than the body's, is no fault: the body's protocolVersion is negotiated.
+    const older = await post(initializeBody(), { token: alice.token, headers: { 'mcp-protocol-version': '2025-06-18' } });
+    expect(older.status).toBe(200);
+    expect((await rpcMessage(older)).result.protocolVersion).toBe(PROTOCOL);
+  });
+
   const malformed: [string, unknown, string][] = [
     ['no params', undefined, 'protocolVersion: Invalid input: expected string, received undefined; capabilities: Invalid input: expected object, received undefined; clientInfo: Invalid input: expected object, received undefined'],
     ['a protocolVersion that is a number', { ...initializeBody().params, protocolVersion: 5 }, 'protocolVersion: Invalid input: expected string, received number'],
@@ -281,7 +297,7 @@ describe('tools/list', () => {
     }
   });
 
-  it('marks reads read-only and not destructive, and deleteLink destructive, idempotent and taking confirm', () => {
+  it('marks reads read-only and not destructive, what overwrites destructive, and deleteLink taking confirm', () => {
     for (const name of READS) {
       const t = tools.find((x) => x.name === name)!;
       expect(t.annotations?.readOnlyHint, name).toBe(true);
@@ -297,8 +313,10 @@ describe('tools/list', () => {
     expect(del.inputSchema.properties).toHaveProperty('confirm');
     expect((del.inputSchema.properties as any).confirm.type).toBe('boolean');
     expect(del.inputSchema.required ?? []).not.toContain('confirm');
+    // MCP: destructive unless it "performs only additive updates". A new destination, name or note replaces the old.
+    const overwriting = ['deleteLink', 'changeDestination', 'renameLink', 'setNote'];
+    for (const t of tools) expect(t.annotations?.destructiveHint, t.name).toBe(overwriting.includes(t.name));
     for (const t of tools.filter((x) => x.name !== 'deleteLink')) {
-      expect(t.annotations?.destructiveHint, t.name).toBe(false);
       expect(t.inputSchema.properties ?? {}, t.name).not.toHaveProperty('confirm');
     }
   });

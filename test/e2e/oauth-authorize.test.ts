@@ -87,7 +87,7 @@ describe('signing in first', () => {
     expect(signedIn.status).toBe(303);
     const back = signedIn.headers.get('location')!;
     expect(back).toBe(signin.searchParams.get('next'));
-    const session = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const session = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('sl_session='))!;
     const consentPage = await fetch(new URL(back, server.url), { headers: { cookie: session }, redirect: 'manual' });
     expect(consentPage.status).toBe(200);
     expect(await consentPage.text()).toContain(email);
@@ -162,6 +162,10 @@ describe('the consent page', () => {
 describe('PKCE (A4)', () => {
   it('a missing code_challenge: invalid_request on the redirect URI', async () => {
     await expectRedirectedError(await open(params({ code_challenge: null })), 'invalid_request');
+  });
+
+  it('no code_challenge_method, which RFC 7636 reads as plain: invalid_request', async () => {
+    await expectRedirectedError(await open(params({ code_challenge_method: null })), 'invalid_request');
   });
 
   it('code_challenge_method plain: invalid_request', async () => {

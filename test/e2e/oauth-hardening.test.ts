@@ -242,7 +242,7 @@ describe('3. client ID metadata document fetches are bounded', () => {
 
   /** GET /authorize naming `clientId`, from the client address `from` (through the trusted proxy). */
   const open = (clientId: string, from: string, cookie?: string) =>
-    fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: pkce().challenge }), {
+    fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), {
       headers: { 'x-forwarded-for': from, ...(cookie ? { cookie } : {}) },
       redirect: 'manual',
     });
@@ -364,7 +364,7 @@ describe('4. approving an assistant again with narrower scopes narrows what it h
     const clientId = (await register(server, { redirect_uris: [CALLBACK] })).body.client_id;
     const { verifier, challenge } = pkce();
     const wideCode = await consent(server, cookie, authorizeUrl(server, {
-      response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, scope: 'links',
+      response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, code_challenge_method: 'S256', scope: 'links',
     }));
     expect((await signIn(server, cookie, clientId, { scope: 'links:read' })).status).toBe(200);
     const late = await tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, code: wideCode.code!, code_verifier: verifier, redirect_uri: CALLBACK });
@@ -485,7 +485,7 @@ describe('6. page headers of the OAuth pages', () => {
 
   it('the consent page: the same headers, its form-action also allowing where the answer goes', async () => {
     for (const [redirect, source] of [[CALLBACK, 'http://127.0.0.1:33418'], ['cursor://anysphere.cursor-mcp/oauth/callback', 'cursor:']]) {
-      const res = await fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: redirect!, code_challenge: pkce().challenge }), {
+      const res = await fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: redirect!, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), {
         headers: { cookie },
         redirect: 'manual',
       });
@@ -519,7 +519,7 @@ describe('7. a metadata document client is headlined by its host, its self-chose
   it('on the consent page and the connected assistants page', async () => {
     const host = new URL(clientId).host;
     const cookie = await browserOf(server, (await server.person()).personId);
-    const res = await fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: pkce().challenge }), {
+    const res = await fetch(authorizeUrl(server, { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), {
       headers: { cookie },
       redirect: 'manual',
     });
