@@ -1,7 +1,11 @@
 import { apiError } from '../errors.js';
 
-/** Letters and numbers of any script, plain spaces, and - _ , . ' ( ) & ! ? : */
-const NOTE_PATTERN = /^[\p{L}\p{M}\p{N} \-_,.'()&!?:]*$/u;
+/**
+ * Letters and numbers of any script, plain spaces, and - _ , . ' ( ) & ! ? : . A combining mark is part of the
+ * letter or number before it (e + ◌́ is é; Devanagari's vowel signs are marks), so marks count only after one: a
+ * note of marks alone, or marks stacked on a space, has no letter in it.
+ */
+const NOTE_PATTERN = /^(?:[\p{L}\p{N}]\p{M}*|[ \-_,.'()&!?:])*$/u;
 
 export const NOTE_MAX = 100;
 

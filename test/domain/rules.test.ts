@@ -36,9 +36,11 @@ describe('notes', () => {
     expect(checkNote(null)).toBeNull();
     expect(checkNote('日本語のメモ')).toBe('日本語のメモ');
     expect(checkNote('é'.repeat(100))).toHaveLength(100);
+    // Combining marks after a letter or number: e + U+0301, Devanagari's vowel signs and virama.
+    expect(checkNote('caf\u0065\u0301 नमस्ते 1\u20e3')).toBe('caf\u0065\u0301 नमस्ते 1\u20e3');
   });
 
-  it.each(['a'.repeat(101), '<b>', 'line\nbreak', 'tab\there', 'semi;colon', 'emoji 🎉', 'quote "x"'])(
+  it.each(['a'.repeat(101), '<b>', 'line\nbreak', 'tab\there', 'semi;colon', 'emoji 🎉', 'quote "x"', '\u0301\u0301', 'a \u0301', '(\u0301)', '\u0301a'])(
     'rejects %j as invalid_note',
     (note) => {
       const error = errorOf(() => checkNote(note));

@@ -70,6 +70,8 @@ export function linkOperations(random: Random, ids: LinkIds) {
     *setDestination(id: string, destination: string, limits: Limits, now: Date): Op<LinkRecord> {
       const link = yield* lockLink(id);
       assertChangeable(link.state, 'destination');
+      // The destination it has already changes nothing: not changedAt, not the changes counted (as a rename's).
+      if (link.destination === destination) return link;
       yield* countChange(link, now, limits);
       yield* q.setDestination(id, destination, now.toISOString());
       yield* q.changed(link.code, link.name);
@@ -79,6 +81,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     *setNote(id: string, note: string | null, now: Date): Op<LinkRecord> {
       const link = yield* lockLink(id);
       assertNoteChangeable(link.state);
+      if (link.note === note) return link;
       yield* q.setNote(id, note, now.toISOString());
       // Redirects do not show notes, but every cache of the link must let go of the old one.
       yield* q.changed(link.code, link.name);

@@ -36,6 +36,21 @@ export function linkChanges(open: OpenStore): void {
         expect(await s.store.links.findByCode(named.code)).toEqual(named);
       });
 
+      it('setting the destination or the note it has (null to null too) changes nothing, nor counts as a change', async () => {
+        const team = await s.team();
+        const noted = await s.link(team, { note: 'kept' });
+        const bare = await s.link(team);
+        const one = { ...ROOMY, changesPerHour: 1 };
+        expect(await s.store.links.setDestination(noted.id, noted.destination, one, at(MINUTE))).toEqual(noted);
+        expect(await s.store.links.setNote(noted.id, 'kept', at(MINUTE))).toEqual(noted);
+        expect(await s.store.links.setNote(bare.id, null, at(MINUTE))).toEqual(bare);
+        expect(await s.store.links.findByCode(noted.code)).toEqual(noted);
+        // The team's one change an hour is still there to use.
+        const moved = await s.store.links.setDestination(noted.id, 'https://example.org/moved', one, at(2 * MINUTE));
+        expect(moved.changedAt).toBe(at(2 * MINUTE).toISOString());
+        expect((await failure(s.store.links.setDestination(bare.id, 'https://example.org/other', one, at(3 * MINUTE)))).code).toBe('limit_reached');
+      });
+
       it('deletes a link: it is found nowhere and deleting it again is not_found', async () => {
         const team = await s.team();
         const link = await s.link(team, { name: 'doomed' });
