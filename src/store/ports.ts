@@ -20,6 +20,7 @@ export interface Store {
   rates: RateStore;
   webSessions: WebSessionStore;
   passwordLinks: PasswordLinkStore;
+  invitations: InvitationStore;
   oauth: OAuthStore;
   mcpSessions: McpSessionStore;
   leases: LeaseStore;
@@ -188,6 +189,35 @@ export interface TeamStore {
    * never issued again. Tokens made for the team stay, answering `token_record_left`.
    */
   delete(teamId: string, by: TeamActor): Promise<{ links: number } | Refusal>;
+}
+
+/** An invitation to join a team, made by a member for an email; it stands until taken back, declined or accepted. */
+export interface Invitation {
+  teamId: string;
+  teamName: string;
+  email: string;
+  /** The email of the member who invited; null once their account is gone. */
+  invitedBy: string | null;
+  createdAt: string;
+}
+
+/**
+ * Invitations to join a team, by email: the web app puts no one in a team without their yes (the operator CLI
+ * still adds directly). An invitation stands for a week (domain/invitations.ts); older ones are neither read nor
+ * kept.
+ */
+export interface InvitationStore {
+  /**
+   * Invites `email` to the team, or renews its invitation (`invitedBy` and the time). 'member' changes nothing:
+   * whoever has that email is in the team already; 'no_team' neither: the team is gone.
+   */
+  invite(teamId: string, email: string, invitedBy: string, now: Date): Promise<'invited' | 'member' | 'no_team'>;
+  /** The team's standing invitations, newest first. */
+  ofTeam(teamId: string, now: Date): Promise<Invitation[]>;
+  /** The standing invitations for `email`, newest first. */
+  forEmail(email: string, now: Date): Promise<Invitation[]>;
+  /** Takes the invitation away (taken back, declined, accepted); false when there was none. */
+  remove(teamId: string, email: string): Promise<boolean>;
 }
 
 export interface Member {

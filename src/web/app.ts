@@ -19,6 +19,7 @@ import { linkReviewPages } from './pages/link-review.js';
 import { faviconRoutes } from './pages/favicon.js';
 import { developerPages } from './pages/developers.js';
 import { teamDeletionPages } from './pages/team-deletion.js';
+import { teamInvitationPages } from './pages/team-invitations.js';
 import { teamMemberPages } from './pages/team-members.js';
 import { teamPages } from './pages/teams.js';
 import { setPasswordPages } from './pages/set-password.js';
@@ -98,6 +99,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   linkReportPages(app, pageDeps);
   teamPages(app, pageDeps);
   teamMemberPages(app, pageDeps);
+  teamInvitationPages(app, pageDeps);
   teamDeletionPages(app, pageDeps);
   developerPages(app, pageDeps);
   assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });

@@ -101,8 +101,8 @@ const PAGES: PageCase[] = [
   { name: 'asking for a review', as: 'owner', path: (s) => `/app/links/${s.flagged}/review` },
   { name: 'reporting a link', as: 'owner', path: (s) => `/app/report?link=${s.flagged}` },
   { name: 'teams', as: 'owner', path: () => '/teams' },
-  { name: 'teams, in none', as: 'loner', path: () => '/teams' },
-  { name: 'a team', as: 'owner', path: (s) => `/teams/${s.team}` },
+  { name: 'teams, in none, invited to one', as: 'loner', path: () => '/teams' },
+  { name: 'a team, with an invitation not yet accepted', as: 'owner', path: (s) => `/teams/${s.team}` },
   { name: 'deleting a team', as: 'owner', path: (s) => `/teams/${s.team}/delete` },
   {
     name: 'developers, a new token shown',
@@ -164,6 +164,7 @@ beforeAll(async () => {
   await addPerson('loner@example.com', true);
   const team = (await store.teams.add({ name: 'A team with a rather long name for a small phone', ownerId: owner }, server.clock.now())).id;
   const token = await server.token(owner, team);
+  await store.invitations.invite(team, 'loner@example.com', owner, server.clock.now());
   const links = [
     { destination: `https://example.com/${LONG_PATH}poster`, name: 'spring-poster', note: 'For the spring poster, printed in March' },
     { destination: 'https://example.org/flagged' },

@@ -7,7 +7,7 @@ import { call, expectProblem, startServer, type TestServer } from '../helpers/se
 
 /**
  * The actions the other browser tests leave out, end to end at a phone's width with JavaScript off: setting a
- * password from a one-time link; adding a member, making them an owner, removing one, leaving; revoking a token;
+ * password from a one-time link; inviting members who accept, making one an owner, removing one, leaving; revoking a token;
  * filtering the list by state; and the limit a team hits on the dashboard refusing the API too (one count).
  */
 const PASSWORD = 'a good long password';
@@ -67,17 +67,34 @@ describe('the remaining actions in a browser at 390 px without JavaScript', () =
     });
   });
 
-  it('adds a member, makes them an owner, removes another; the new owner leaves', async () => {
+  it('invites two people who accept, makes one an owner, removes the other; the new owner leaves', async () => {
     const team = await newTeam('Crew');
     await withPage(async (page) => {
       await signIn(page, server.url, 'owner@example.com', PASSWORD);
       await page.goto(`${server.url}/teams/${team}`);
-      for (const email of ['member@example.com', 'another@example.com']) {
+      for (const email of ['member@example.com', 'another@example.com', 'not-yet@example.com']) {
         await page.getByLabel('Their email', { exact: true }).fill(email);
-        await page.getByRole('button', { name: 'Add member' }).click();
-        await page.waitForURL(`${server.url}/teams/${team}?done=added`);
-        expect(await noticeOf(page)).toBe('Added to the team.');
+        await page.getByRole('button', { name: 'Invite' }).click();
+        await page.waitForURL(`${server.url}/teams/${team}?done=invited`);
+        expect(await noticeOf(page)).toBe('Invitation made. They join once they accept it on their Teams page, within a week.');
       }
+      await page.getByRole('button', { name: 'Take back the invitation of not-yet@example.com' }).click();
+      await page.waitForURL(`${server.url}/teams/${team}?done=taken_back`);
+      expect(await page.getByRole('row', { name: /not-yet@example\.com/ }).count()).toBe(0);
+      expect((await page.evaluate(() => document.documentElement.scrollWidth))).toBeLessThanOrEqual(PHONE.width);
+    });
+    for (const email of ['member@example.com', 'another@example.com']) {
+      await withPage(async (page) => {
+        await signIn(page, server.url, email, PASSWORD);
+        await page.goto(`${server.url}/teams`);
+        await page.getByRole('button', { name: 'Accept: Crew' }).click();
+        await page.waitForURL(`${server.url}/teams/${team}?done=joined`);
+        expect(await noticeOf(page)).toBe('You joined the team.');
+      });
+    }
+    await withPage(async (page) => {
+      await signIn(page, server.url, 'owner@example.com', PASSWORD);
+      await page.goto(`${server.url}/teams/${team}`);
       await page.getByRole('button', { name: 'Make owner: member@example.com' }).click();
       await page.waitForURL(`${server.url}/teams/${team}?done=promoted`);
       expect(await page.getByRole('row', { name: /^member@example\.com owner / }).count()).toBe(1);

@@ -168,6 +168,8 @@ async function fillDatabase(): Promise<void> {
     if (claim.kind === 'new') await store.idempotency.finish({ personId: owner.id as string, operation: 'createLink', key: 'k1' }, claim.claim, 200, '{"ok":true}');
     await store.webSessions.add(randomBytes(32), { personId: owner.id as string, csrfSecret: 'csrf', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }, new Date());
     await store.settings.cursorSecret();
+    // An invitation to someone with no account yet, made by a member (invited_by refers to people).
+    await store.invitations.invite(made.teamId, 'later@example.com', owner.id as string, new Date());
 
     const redirect = 'http://127.0.0.1:33418/callback';
     const client = await store.oauth.addClient(

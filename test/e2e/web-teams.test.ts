@@ -43,7 +43,9 @@ async function crew(count = 1): Promise<{ team: string; owner: Someone; members:
   const members: Someone[] = [];
   for (let i = 0; i < count; i++) {
     const member = await someone();
+    // Invited, and they accept on their Teams page.
     expect((await post(owner, team, 'members', { email: member.email })).status).toBe(303);
+    expect((await member.visitor.submit('/teams', `/teams/${team}/accept`, {})).location).toBe(`/teams/${team}?done=joined`);
     members.push(member);
   }
   return { team, owner, members };

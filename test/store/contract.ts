@@ -3,6 +3,7 @@ import { changes } from './contract/changes.js';
 import { clicksAndSettings } from './contract/clicks-settings.js';
 import type { OpenStore } from './contract/fixtures.js';
 import { idempotency } from './contract/idempotency.js';
+import { invitations } from './contract/invitations.js';
 import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
 import { linkSearch } from './contract/link-search.js';
@@ -25,6 +26,7 @@ export function storeContract(name: string, open: OpenStore): void {
   describe(`store contract: ${name}`, () => {
     peopleAndTeams(open);
     teamChanges(open);
+    invitations(open);
     tokens(open);
     links(open);
     linkSearch(open);

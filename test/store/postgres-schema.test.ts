@@ -321,12 +321,13 @@ describe('PostgreSQL migration 6', () => {
     const url = await newTestDatabase();
     const db = await open(url);
     // Back to migration 5, as a database of the previous release is: its index, no functions of migrations 6 or 7,
-    // no column of migration 8.
+    // no column of migration 8, no table of migration 11.
     await db.pool.query(`DROP INDEX links_search_grams;
       DROP FUNCTION link_search_bucket_grams, link_search_query_grams, link_search_grams, link_search_bucket;
       CREATE INDEX links_search ON links USING gin (team_id, link_search_text(code, name, destination, note) gin_trgm_ops);
       DROP FUNCTION rate_events_add;
       ALTER TABLE people DROP COLUMN operator;
+      DROP TABLE team_invitations;
       DELETE FROM schema_migrations WHERE version >= 6`);
     await db.pool.query(`INSERT INTO teams (id, name, created_at) VALUES ('big', 'B', 'x')`);
     await db.pool.query(
@@ -355,7 +356,8 @@ describe('PostgreSQL migration 10', () => {
     const url = await newTestDatabase();
     const db = await open(url);
     // Back to migration 7 as shipped (its own text, migrations[6]): its rate_events_add, nothing of 8 to 10.
-    await db.pool.query(`DROP FUNCTION rate_events_add; ALTER TABLE people DROP COLUMN operator; DELETE FROM schema_migrations WHERE version >= 8`);
+    await db.pool.query(`DROP FUNCTION rate_events_add; ALTER TABLE people DROP COLUMN operator; DROP TABLE team_invitations;
+      DELETE FROM schema_migrations WHERE version >= 8`);
     await db.pool.query(migrations[6]!);
     const signatures = async (on: PgDatabase) =>
       (await on.pool.query(`SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'rate_events_add'`)).rows;

@@ -6,6 +6,7 @@ import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
 import { openDatabase } from './database.js';
 import { pgIdempotency } from './idempotency.js';
+import { pgInvitations } from './invitations.js';
 import { pgLeases } from './leases.js';
 import { pgLinks } from './links.js';
 import { pgMcpSessions } from './mcp-sessions.js';
@@ -63,6 +64,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     rates: pgRates(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
+    invitations: pgInvitations(pool),
     oauth: pgOAuth(pool, random),
     mcpSessions: pgMcpSessions(pool),
     leases: pgLeases(pool),

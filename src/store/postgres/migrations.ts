@@ -427,4 +427,16 @@ export const migrations: readonly string[] = [
   END
   $$;
   `,
+  // 11 (SQLite's 16): invitations to join a team, by email (stored lowercased, as people's emails are).
+  `
+  CREATE TABLE team_invitations (
+    team_id text NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    email text NOT NULL,
+    invited_by text REFERENCES people(id) ON DELETE SET NULL,
+    created_at text NOT NULL,
+    PRIMARY KEY (team_id, email)
+  );
+  CREATE INDEX team_invitations_by_email ON team_invitations (email);
+  CREATE INDEX team_invitations_by_age ON team_invitations (created_at);
+  `,
 ];

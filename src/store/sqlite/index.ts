@@ -17,6 +17,7 @@ import { sqliteRates } from './rates.js';
 import { sqliteReadiness } from './readiness.js';
 import { sqliteSettings } from './settings.js';
 import { sqliteTeams } from './teams.js';
+import { sqliteInvitations } from './invitations.js';
 import { sqliteTokens } from './tokens.js';
 import { sqliteWebSessions } from './web-sessions.js';
 
@@ -39,6 +40,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     rates,
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
+    invitations: sqliteInvitations(db),
     oauth: sqliteOAuth(db, random),
     mcpSessions: sqliteMcpSessions(db),
     leases: sqliteLeases(db),

@@ -307,6 +307,19 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE people ADD COLUMN operator INTEGER NOT NULL DEFAULT 0;
   `,
+  // 16: invitations to join a team, by email (an account with it may not exist yet): no one is put in a team without
+  // saying yes. One per team and email; invited_by is kept while that account is.
+  `
+  CREATE TABLE IF NOT EXISTS team_invitations (
+    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    invited_by TEXT REFERENCES people(id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (team_id, email)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS team_invitations_by_email ON team_invitations(email);
+  CREATE INDEX IF NOT EXISTS team_invitations_by_age ON team_invitations(created_at);
+  `,
 ];
 
 /**

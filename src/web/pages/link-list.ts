@@ -17,7 +17,7 @@ export const LINKS_PER_PAGE = 10;
 const RECENT_DAYS = 7;
 
 /** Instead of the list and its forms, for a person in no team. */
-export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a> to start making short links.</p>`;
+export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a>, or accept an invitation to one on the same page, to start making short links.</p>`;
 
 /** One team's page of the list, with what each row shows beside the link. */
 export interface TeamListing {

@@ -8,14 +8,19 @@ import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors
 import { html, when } from '../../views/html.js';
 import { teamToRead } from '../../tools/access.js';
 import { callerOf } from '../run-tool.js';
+import { pendingInvitations } from './invitation-views.js';
 
 /** What `?done=` says after a change, on the team's page or the list of teams. */
 export const NOTICES: Record<string, string> = {
-  added: 'Added to the team.',
+  invited: 'Invitation made. They join once they accept it on their Teams page, within a week.',
+  taken_back: 'Invitation taken back.',
+  joined: 'You joined the team.',
+  declined: 'Invitation declined.',
+  not_open: 'That invitation is not open any more: it was taken back, answered, or is over a week old.',
   removed: 'Removed from the team.',
   promoted: 'They are an owner of the team now.',
   left: 'You left the team. Your tokens for it stop working until you rejoin.',
-  made: 'Team made. Add members by email below.',
+  made: 'Team made. Invite members by email below.',
   renamed: 'Team renamed.',
   deleted: 'Team deleted, with its links.',
 };
@@ -33,7 +38,7 @@ export interface TeamFix {
 
 /** One team's page and how a request finds its team; shared by the pages that change a team. */
 export function teamPage(deps: PageDeps) {
-  const { teams } = deps.ctx.store;
+  const { teams, invitations } = deps.ctx.store;
 
   /** The team, if the person is in it; a 404 for everyone else, so a team's existence does not leak (the tools' rule). */
   function teamOf(req: Request, me: SignedIn): Promise<Team> {
@@ -43,6 +48,7 @@ export function teamPage(deps: PageDeps) {
   /** Members for everyone in the team; renaming and deleting for its owners (the store checks again). */
   async function show(req: Request, res: Response, me: SignedIn, team: Team, status = 200, fix: TeamFix = {}) {
     const members = await teams.members(team.id);
+    const pending = await invitations.ofTeam(team.id, deps.ctx.clock.now());
     const owner = refusalToManage(members, { personId: me.person.id }) === null;
     const rows = members.map((m) => memberRow(team, m, me, owner));
     render(
@@ -54,10 +60,11 @@ export function teamPage(deps: PageDeps) {
 <h2>Members</h2>
 <table class="stack"><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table>
+${pendingInvitations(team, pending, me)}
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
-<h2 style="margin-top:0">Add a member</h2>${csrfField(me.csrf)}
-${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They need an account here first.' })}
-<button type="submit">Add member</button>
+<h2 style="margin-top:0">Invite someone</h2>${csrfField(me.csrf)}
+${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page (within a week); someone new sees it once they sign up with this email.' })}
+<button type="submit">Invite</button>
 </form>
 ${owner ? ownerForms(team, me, fix) : html``}`,
       'teams',

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { emailOrNull, MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
+import { MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
@@ -10,14 +10,16 @@ import { setRetryAfter } from '../../http/retry-after.js';
 import { NOTICES, TEAM_NAME_RULE, teamPage } from './team-page.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { teamsOf } from '../teams-of.js';
+import { invitationList } from './invitation-views.js';
 
 /**
- * Teams: make one, see its members, add by email, rename (owners). Only members see a team. Leaving, removing and
- * deleting have pages of their own (team-members.ts, team-deletion.ts).
+ * Teams: make one, see its members and the invitations to it, rename (owners). Only members see a team. Leaving,
+ * removing, deleting and invitations have pages of their own (team-members.ts, team-deletion.ts,
+ * team-invitations.ts).
  */
 export function teamPages(app: Express, deps: PageDeps): void {
   const { ctx, gate } = deps;
-  const { teams, people } = ctx.store;
+  const { teams, invitations } = ctx.store;
   const { teamOf, show } = teamPage(deps);
   /**
    * Takes one new team from the address's and the person's allowance in any hour (both, or neither when either is
@@ -34,11 +36,13 @@ export function teamPages(app: Express, deps: PageDeps): void {
   async function list(req: Request, res: Response, me: SignedIn, status = 200, name = '', error?: string, alert?: string) {
     const mine = await teamsOf(ctx.store, me.person.id);
     const items = mine.map((t) => html`<li><a href="/teams/${t.id}">${t.name}</a></li>`);
+    const invited = await invitations.forEmail(me.person.email, ctx.clock.now());
     render(
       res,
       status,
       'Teams',
       html`<h1>Teams</h1>${noticeBox(NOTICES[queryText(req, 'done')])}${alertBox(alert)}
+${invited.length ? invitationList(invited, me) : html``}
 ${mine.length ? html`<ul>${items}</ul>` : html`<p>You are in no team yet.</p>`}
 <form method="post" action="/teams" class="card" novalidate>
 <h2 style="margin-top:0">Make a team</h2>${csrfField(me.csrf)}
@@ -68,24 +72,6 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
   );
 
   app.get('/teams/:id', signedInOnly(deps, async (req, res, me) => show(req, res, me, await teamOf(req, me))));
-
-  app.post(
-    '/teams/:id/members',
-    signedInOnly(deps, async (req, res, me) => {
-      const team = await teamOf(req, me);
-      const raw = text(req, 'email');
-      const email = emailOrNull(raw);
-      const person = email === null ? null : await people.findByEmail(email);
-      if (!person) {
-        const message = email === null ? 'Enter an email address, like name@example.com.' : 'No one has an account with this email.';
-        return show(req, res, me, team, 400, { email: raw, errors: { email: message } });
-      }
-      const added = await teams.addMember(team.id, person.id, ctx.clock.now());
-      if (added === 'no_team') throw teamNotFound();
-      if (added === 'already') return show(req, res, me, team, 409, { email: raw, errors: { email: 'They already are a member.' } });
-      res.redirect(303, `/teams/${team.id}?done=added`);
-    }),
-  );
 
   app.post(
     '/teams/:id/name',
