@@ -22,7 +22,6 @@ export function canElicitUrl(capabilities: unknown): boolean {
   return isObject(elicitationOf(capabilities)?.url);
 }
 
-
 /**
  * What a 2025-11-25 session keeps of the capabilities its client declared in initialize: the ones the server acts
  * on (elicitation, sampling, roots, the MCP Apps extension), in the revision's shapes, and nothing else. The

@@ -80,7 +80,6 @@ function hasEnvelopeOnly(meta: unknown): boolean {
   );
 }
 
-
 function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boolean {
   return Object.keys(value).every((key) => keys.includes(key));
 }

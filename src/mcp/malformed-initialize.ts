@@ -27,4 +27,3 @@ export function malformedInitialize(body: unknown): string | null {
 function describe(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
-

@@ -3,7 +3,6 @@ import { newId } from '../domain/ids.js';
 import { hasHiddenCharacters } from '../domain/hidden-characters.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 import type { Random } from '../domain/random.js';
-import type { ClientAddress } from '../http/client-address.js';
 import type { OAuthStore } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
@@ -77,7 +76,7 @@ function checkMetadata(body: unknown): Record<string, unknown> & { redirect_uris
  */
 export function registerRoutes(
   app: Express,
-  deps: { store: OAuthStore; clock: Clock; random: Random; addressKey: ClientAddress; rates: RateLimiter },
+  deps: { store: OAuthStore; clock: Clock; random: Random; addressKey: (req: Request) => string; rates: RateLimiter },
 ): void {
   const { store, clock, random } = deps;
 

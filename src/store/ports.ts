@@ -167,7 +167,10 @@ export interface TeamStore {
   /** The person's teams by name, then id. */
   listForPerson(personId: string, page: Page<[string, string]>): Promise<Team[]>;
   isMember(teamId: string, personId: string): Promise<boolean>;
-  /** Adds the person as a member, or says why nothing changed: they already were one, or the team is gone. */
+  /**
+   * Adds the person as a member (the operator's `member add`), or says why nothing changed: they already were one,
+   * or the team is gone. An invitation of theirs to the team is spent with it.
+   */
   addMember(teamId: string, personId: string, now: Date): Promise<'added' | 'already' | 'no_team'>;
   /**
    * Removes `personId` from the team, or says why not, judged on the members as they are within the removal
@@ -216,7 +219,12 @@ export interface InvitationStore {
   ofTeam(teamId: string, now: Date): Promise<Invitation[]>;
   /** The standing invitations for `email`, newest first. */
   forEmail(email: string, now: Date): Promise<Invitation[]>;
-  /** Takes the invitation away (taken back, declined, accepted); false when there was none. */
+  /**
+   * The person with `email` accepts the team's invitation, in one transaction: 'joined' (a member now, the
+   * invitation gone), or 'not_open' when none stands (taken back, answered, a week old, the team gone).
+   */
+  accept(teamId: string, personId: string, email: string, now: Date): Promise<'joined' | 'not_open'>;
+  /** Takes the invitation away (taken back, declined); false when there was none. */
   remove(teamId: string, email: string): Promise<boolean>;
 }
 

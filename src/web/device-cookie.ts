@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { cookiesOf } from '../auth/web-sessions.js';
+import type { ToolContext } from '../tools/define-tool.js';
 
 const LIFETIME_MS = 365 * 24 * 60 * 60_000;
 
@@ -36,4 +37,9 @@ export function deviceCookie(deps: { publicUrl: string; secret: () => Promise<Bu
       return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
     },
   };
+}
+
+/** The service's device cookies: every page that signs someone in gives one (sign-in, sign-up, a set-password link). */
+export function serviceDeviceCookie(ctx: ToolContext) {
+  return deviceCookie({ publicUrl: ctx.config.publicUrl, secret: () => ctx.store.settings.cursorSecret() });
 }

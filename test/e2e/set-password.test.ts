@@ -66,6 +66,8 @@ describe('set-password link', () => {
 
     const set = await setPassword(visitor, person.path);
     expect(set.status).toBe(303);
+    // This browser knows the password now: it gets the device cookie a sign-in gives (device-cookie.ts).
+    expect(set.headers.getSetCookie().some((line) => /^sl_device=[\w-]+\.[\w-]+; /.test(line))).toBe(true);
     // Not agreed to the terms yet (added without --agree-terms): the first step comes next.
     expect(set.location).toBe('/welcome');
     const welcome = await visitor.request('GET', '/welcome');

@@ -7,6 +7,7 @@ import type { Store } from '../../src/store/ports.js';
 import { openDatabase as openPostgres, type PgPool } from '../../src/store/postgres/database.js';
 import { pgClicks } from '../../src/store/postgres/clicks.js';
 import { pgIdempotency } from '../../src/store/postgres/idempotency.js';
+import { pgInvitations } from '../../src/store/postgres/invitations.js';
 import { pgOAuth } from '../../src/store/postgres/oauth.js';
 import { pgPasswordLinks } from '../../src/store/postgres/password-links.js';
 import { pgPeople } from '../../src/store/postgres/people.js';
@@ -22,7 +23,7 @@ import { newTestDatabase } from './shared-postgres.js';
 /** The ports the PostgreSQL adapter has beside links and moderation (which its index.ts adds). */
 export type PortsUnderTest = Pick<
   Store,
-  'people' | 'teams' | 'tokens' | 'clicks' | 'settings' | 'idempotency' | 'webSessions' | 'passwordLinks' | 'oauth'
+  'people' | 'teams' | 'tokens' | 'clicks' | 'settings' | 'idempotency' | 'webSessions' | 'passwordLinks' | 'oauth' | 'invitations'
 >;
 
 /** One adapter, with what a scenario needs beyond the ports: links to count clicks for, and a row count. */
@@ -63,6 +64,7 @@ export function postgresPorts(pool: PgPool, random: Random) {
     idempotency: pgIdempotency(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
+    invitations: pgInvitations(pool),
     oauth: pgOAuth(pool, random),
   };
 }

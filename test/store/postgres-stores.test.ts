@@ -116,6 +116,19 @@ describe('teams', () => {
     }));
     expect(result).toEqual({ add: 'refused', teams: 0 });
   });
+
+  it('takes its invitations along when it is deleted (rows, not only what the reads show)', async () => {
+    const result = await same(async (side) => {
+      const ann = await person(side, 'ann@example.com');
+      const team = await side.store.teams.add({ name: 'Gone', ownerId: ann.id }, now);
+      const kept = await side.store.teams.add({ name: 'Kept', ownerId: ann.id }, now);
+      for (const id of [team.id, kept.id]) await side.store.invitations.invite(id, 'bob@example.com', ann.id, now);
+      const before = await side.count('team_invitations');
+      await side.store.teams.delete(team.id, { personId: ann.id });
+      return { before, after: await side.count('team_invitations') };
+    });
+    expect(result).toEqual({ before: 2, after: 1 });
+  });
 });
 
 describe('tokens', () => {

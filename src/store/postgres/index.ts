@@ -64,7 +64,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     rates: pgRates(pool),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
-    invitations: pgInvitations(pool),
+    invitations: pgInvitations(pool, accessWrite),
     oauth: pgOAuth(pool, random),
     mcpSessions: pgMcpSessions(pool),
     leases: pgLeases(pool),

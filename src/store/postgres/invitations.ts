@@ -1,5 +1,6 @@
 import { invitationCutoff } from '../../domain/invitations.js';
 import type { Invitation, InvitationStore } from '../ports.js';
+import { silentAccessWrite, type AccessWrite } from './access-writes.js';
 import type { PgPool } from './database.js';
 import { changed, row, rows, transaction } from './query.js';
 import { BYTES } from './rows.js';
@@ -7,8 +8,11 @@ import { BYTES } from './rows.js';
 const INVITATION = `i.team_id AS "teamId", t.name AS "teamName", i.email, p.email AS "invitedBy", i.created_at AS "createdAt"
   FROM team_invitations i JOIN teams t ON t.id = i.team_id LEFT JOIN people p ON p.id = i.invited_by`;
 
-/** The PostgreSQL InvitationStore; ordered in byte order, as SQLite orders. */
-export function pgInvitations(pool: PgPool): InvitationStore {
+/**
+ * The PostgreSQL InvitationStore; ordered in byte order, as SQLite orders. Accepting adds a member, so it runs as
+ * `accessWrite`, which tells every process (memberships are kept in memory, index.ts).
+ */
+export function pgInvitations(pool: PgPool, accessWrite: AccessWrite = silentAccessWrite(pool)): InvitationStore {
   return {
     async invite(teamId, email, invitedBy, now) {
       return transaction(pool, async (client) => {
@@ -42,6 +46,25 @@ export function pgInvitations(pool: PgPool): InvitationStore {
         `SELECT ${INVITATION} WHERE i.email = $1 AND i.created_at > $2 ORDER BY i.created_at DESC, i.team_id ${BYTES}`,
         [email, invitationCutoff(now)],
       );
+    },
+    async accept(teamId, personId, email, now) {
+      return accessWrite(async (client) => {
+        const taken = await changed(
+          client,
+          'DELETE FROM team_invitations WHERE team_id = $1 AND email = $2 AND created_at > $3',
+          [teamId, email, invitationCutoff(now)],
+        );
+        if (taken === 0) return 'not_open';
+        // Only while the team exists (a deletion under way is waited out, after which nothing is inserted), as any
+        // member is added.
+        await client.query(
+          `INSERT INTO members (team_id, person_id, role, added_at)
+           SELECT $1, $2, 'member', $3 WHERE EXISTS (SELECT 1 FROM teams WHERE id = $1 FOR KEY SHARE)
+           ON CONFLICT (team_id, person_id) DO NOTHING`,
+          [teamId, personId, now.toISOString()],
+        );
+        return (await row(client, 'SELECT 1 FROM members WHERE team_id = $1 AND person_id = $2', [teamId, personId])) ? 'joined' : 'not_open';
+      });
     },
     async remove(teamId, email) {
       return (await changed(pool, 'DELETE FROM team_invitations WHERE team_id = $1 AND email = $2', [teamId, email])) > 0;

@@ -55,8 +55,14 @@ export function pgTeams(
     },
     async addMember(teamId, personId, now) {
       return accessWrite(async (client) => {
-        if ((await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) > 0) return 'added';
-        return (await row(client, 'SELECT 1 FROM teams WHERE id = $1', [teamId])) ? 'already' : 'no_team';
+        if ((await changed(client, INSERT_MEMBER, [teamId, personId, 'member', now.toISOString()])) === 0) {
+          return (await row(client, 'SELECT 1 FROM teams WHERE id = $1', [teamId])) ? 'already' : 'no_team';
+        }
+        await client.query(
+          'DELETE FROM team_invitations WHERE team_id = $1 AND email = (SELECT email FROM people WHERE id = $2)',
+          [teamId, personId],
+        );
+        return 'added';
       });
     },
     removeMember: perform(teamOperations.removeMember),

@@ -17,13 +17,16 @@ export function sqliteTeams(db: Db, random: Random, perform: ReturnType<typeof s
   );
   const insertTeam = db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)');
   const teamExists = db.prepare('SELECT 1 FROM teams WHERE id = ?').pluck();
-  const addMember = db.transaction((teamId: string, personId: string, now: Date) =>
-    insertMember.run({ teamId, personId, role: 'member', at: now.toISOString() }).changes > 0
-      ? ('added' as const)
-      : teamExists.get(teamId)
-        ? ('already' as const)
-        : ('no_team' as const),
+  const spendInvitation = db.prepare(
+    'DELETE FROM team_invitations WHERE team_id = ? AND email = (SELECT email FROM people WHERE id = ?)',
   );
+  const addMember = db.transaction((teamId: string, personId: string, now: Date) => {
+    if (insertMember.run({ teamId, personId, role: 'member', at: now.toISOString() }).changes === 0) {
+      return teamExists.get(teamId) ? ('already' as const) : ('no_team' as const);
+    }
+    spendInvitation.run(teamId, personId);
+    return 'added' as const;
+  });
   const linkCount = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const byId = db.prepare(`SELECT ${TEAM} FROM teams t WHERE t.id = ?`);
   const member = db.prepare('SELECT 1 FROM members WHERE team_id = ? AND person_id = ?').pluck();

@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword } from '../../auth/password.js';
 import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { EmailTaken } from '../../store/ports.js';
-import { deviceCookie } from '../device-cookie.js';
+import { serviceDeviceCookie } from '../device-cookie.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
@@ -17,7 +17,7 @@ const WRONG = 'The email or the password is wrong.';
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
   const throttle = new SignInThrottle(gate.rates);
-  const devices = deviceCookie({ publicUrl: ctx.config.publicUrl, secret: () => ctx.store.settings.cursorSecret() });
+  const devices = serviceDeviceCookie(ctx);
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));

@@ -3,6 +3,7 @@ import { hashPassword } from '../../auth/password.js';
 import { PASSWORD_LINK_HOURS, passwordLinkHashOrNull, SET_PASSWORD_PATH } from '../../auth/password-link.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import type { PasswordLinkState, Person } from '../../store/ports.js';
+import { serviceDeviceCookie } from '../device-cookie.js';
 import { render, text, type PageDeps } from '../request.js';
 import { csrfField, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
@@ -22,6 +23,7 @@ const BROKEN = {
  */
 export function setPasswordPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions } = deps;
+  const devices = serviceDeviceCookie(ctx);
 
   async function form(req: Request, res: Response, person: Person, status: number, error?: string) {
     const action = `${SET_PASSWORD_PATH}/${req.params.token}`;
@@ -79,6 +81,8 @@ ${textField({
     }
     const state = await ctx.store.passwordLinks.use(tokenHash, await hashPassword(password), ctx.clock.now());
     if (state.kind !== 'valid') return broken(res, state);
+    // This browser now knows the password: the sign-in slowdown counts it apart from strangers (device-cookie.ts).
+    await devices.issue(res, state.person.email);
     await sessions.signIn(res, state.person.id);
     res.redirect(303, state.person.agreedTermsAt === null ? '/welcome' : '/app');
   });

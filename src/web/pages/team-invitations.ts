@@ -19,7 +19,7 @@ export const INVITATIONS_PER_HOUR = 30;
  */
 export function teamInvitationPages(app: Express, deps: PageDeps): void {
   const { ctx, gate } = deps;
-  const { teams, invitations } = ctx.store;
+  const { invitations } = ctx.store;
   const { teamOf, show } = teamPage(deps);
   const now = () => ctx.clock.now();
 
@@ -56,12 +56,8 @@ export function teamInvitationPages(app: Express, deps: PageDeps): void {
     '/teams/:id/accept',
     signedInOnly(deps, async (req, res, me) => {
       const teamId = String(req.params.id);
-      const { email } = me.person;
-      const standing = (await invitations.forEmail(email, now())).some((invitation) => invitation.teamId === teamId);
-      if (!standing) return res.redirect(303, '/teams?done=not_open');
-      const added = await teams.addMember(teamId, me.person.id, now());
-      await invitations.remove(teamId, email);
-      res.redirect(303, added === 'no_team' ? '/teams?done=not_open' : `/teams/${teamId}?done=joined`);
+      const accepted = await invitations.accept(teamId, me.person.id, me.person.email, now());
+      res.redirect(303, accepted === 'joined' ? `/teams/${teamId}?done=joined` : '/teams?done=not_open');
     }),
   );
 

@@ -63,7 +63,7 @@ export function teamPage(deps: PageDeps) {
 ${pendingInvitations(team, pending, me)}
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
 <h2 style="margin-top:0">Invite someone</h2>${csrfField(me.csrf)}
-${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page (within a week); someone new sees it once they sign up with this email.' })}
+${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page, within a week. Emails are not checked here: invite the address they signed up with.' })}
 <button type="submit">Invite</button>
 </form>
 ${owner ? ownerForms(team, me, fix) : html``}`,

@@ -5,6 +5,12 @@ import { at, MINUTE, storeUnderTest, T0, type OpenStore } from './fixtures.js';
 export function invitations(open: OpenStore): void {
   describe('team invitations', () => {
     const s = storeUnderTest(open);
+    /** Ann's team, and Bob, who has an account and is not in it. */
+    const annBobAndTeam = async () => {
+      const ann = await s.person({ email: 'ann@example.com' });
+      const bob = await s.person({ email: 'bob@example.com' });
+      return { ann, bob, team: await s.team(ann) };
+    };
 
     it('invites an email, with or without an account yet, and lists it for the team and for the email', async () => {
       const ann = await s.person({ email: 'ann@example.com' });
@@ -52,6 +58,40 @@ export function invitations(open: OpenStore): void {
       // Read as of the first invitation's own time, it is still gone: it was removed, not only hidden.
       expect(await s.store.invitations.forEmail('bob@example.com', T0)).toEqual([]);
       expect(await s.store.invitations.remove(team.id, 'bob@example.com')).toBe(false);
+    });
+
+    it('accepting joins the team and spends the invitation; only a standing one opens anything', async () => {
+      const { ann, bob, team } = await annBobAndTeam();
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', at(MINUTE))).toBe('not_open');
+      await s.store.invitations.invite(team.id, 'bob@example.com', ann.id, at(MINUTE));
+      // Another person's email opens nothing for them.
+      expect(await s.store.invitations.accept(team.id, ann.id, 'ann@example.com', at(2 * MINUTE))).toBe('not_open');
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', at(2 * MINUTE))).toBe('joined');
+      expect(await s.store.teams.isMember(team.id, bob.id)).toBe(true);
+      expect(await s.store.invitations.ofTeam(team.id, at(2 * MINUTE))).toEqual([]);
+      // Removed later, they cannot come back with the invitation they already used.
+      expect(await s.store.teams.removeMember(team.id, bob.id, { personId: ann.id })).toBe('removed');
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', at(3 * MINUTE))).toBe('not_open');
+      expect(await s.store.teams.isMember(team.id, bob.id)).toBe(false);
+    });
+
+    it('a week-old or taken back invitation opens nothing', async () => {
+      const { ann, bob, team } = await annBobAndTeam();
+      await s.store.invitations.invite(team.id, 'bob@example.com', ann.id, T0);
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', new Date(T0.getTime() + INVITATION_MS))).toBe('not_open');
+      await s.store.invitations.invite(team.id, 'bob@example.com', ann.id, at(MINUTE));
+      expect(await s.store.invitations.remove(team.id, 'bob@example.com')).toBe(true);
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', at(2 * MINUTE))).toBe('not_open');
+      expect(await s.store.teams.isMember(team.id, bob.id)).toBe(false);
+    });
+
+    it("adding a member directly (the operator) spends their invitation, so it cannot bring them back later", async () => {
+      const { ann, bob, team } = await annBobAndTeam();
+      await s.store.invitations.invite(team.id, 'bob@example.com', ann.id, T0);
+      expect(await s.store.teams.addMember(team.id, bob.id, at(MINUTE))).toBe('added');
+      expect(await s.store.invitations.ofTeam(team.id, at(MINUTE))).toEqual([]);
+      expect(await s.store.teams.removeMember(team.id, bob.id, 'operator')).toBe('removed');
+      expect(await s.store.invitations.accept(team.id, bob.id, 'bob@example.com', at(2 * MINUTE))).toBe('not_open');
     });
 
     it('removes one invitation, once; deleting the team takes its invitations', async () => {
