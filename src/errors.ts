@@ -150,22 +150,24 @@ const OUTAGE_RETRY_SECONDS = 5;
  */
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
-/** pg's and pg-pool's words for a connection that was cut, or that nothing answers in time. */
-const PG_OUTAGE = /^(?:Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Query read timeout)/;
+/** pg's and pg-pool's words for a connection that was cut. */
+const PG_CUT = /^(?:Connection terminated|Client has encountered a connection error and is not queryable)/;
+/** pg's and pg-pool's words for a connection or a statement that nothing answered in time. */
+const PG_TIMEOUT = /^(?:timeout exceeded when trying to connect|Query read timeout)/;
 
 /**
  * True for an error that says the database is out of reach rather than that anything is wrong with the request:
  * a connection that could not be made; PostgreSQL's connection exceptions (SQLSTATE class 08, but a protocol
  * violation, 08P01, which is a fault), a server shutting down or starting (57P01-57P03) or out of connections
- * (53300); pg's own words (PG_OUTAGE); SQLite busy past its wait.
+ * (53300); pg's own words (PG_CUT); and every timeout (isTimeout).
  */
 export function isOutage(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
     if (CONNECT_CODES.has(code) || (code.startsWith('08') && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
-    if (code === '53300' || code === 'SQLITE_BUSY') return true;
+    if (code === '53300') return true;
   }
-  return err instanceof Error && PG_OUTAGE.test(err.message);
+  return isTimeout(err) || (err instanceof Error && PG_CUT.test(err.message));
 }
 
 /**
@@ -174,5 +176,5 @@ export function isOutage(err: unknown): boolean {
  */
 export function isTimeout(err: unknown): boolean {
   if ((err as { code?: unknown } | null)?.code === 'SQLITE_BUSY') return true;
-  return err instanceof Error && /^(?:timeout exceeded when trying to connect|Query read timeout)/.test(err.message);
+  return err instanceof Error && PG_TIMEOUT.test(err.message);
 }

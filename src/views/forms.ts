@@ -77,7 +77,6 @@ export function checkbox(f: { name: string; value: string; label: string | Html;
   }${f.error ? html` aria-invalid="true"` : html``}${describedBy(id, undefined, f.error)}> <span>${f.label}</span></label>${errorOf(id, f.error)}</div>`;
 }
 
-/** A form that is just a button (delete, revoke, leave, sign out), with hidden fields. */
 /**
  * The end of a page that asks before a change that cannot be taken back: the one form that makes it, its button
  * naming it, and beside it the way back, which changes nothing.
@@ -89,6 +88,7 @@ export function confirmForm(f: { action: string; csrf: string; confirm: string; 
 </form>`;
 }
 
+/** A form that is just a button (delete, revoke, leave, sign out), with hidden fields. */
 export function buttonForm(f: {
   action: string;
   csrf: string;

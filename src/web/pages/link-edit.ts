@@ -157,14 +157,15 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
         setRetryAfter(res, refusals[0]!.retryAfter);
         return show(res, me, link, values, { status: refusals[0]!.status, errors });
       }
-      const saved = await saveChanges(ctx, me, link.code, values, changed);
-      const [first] = saved.refusals;
+      const outcome = await saveChanges(ctx, me, link.code, values, changed);
+      const { saved } = outcome;
+      const [first] = outcome.refusals;
       if (first) {
         setRetryAfter(res, first.retryAfter);
-        const unsaved = changed.filter((field) => !saved.saved.includes(field));
-        const alert = saved.saved.length > 0 ? `Saved the ${wordsFor(saved.saved)}; not the ${wordsFor(unsaved)}.` : undefined;
-        const now = saved.saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
-        const errors = Object.fromEntries(saved.refusals.map((r) => [r.field!, r.detail]));
+        const unsaved = changed.filter((field) => !saved.includes(field));
+        const alert = saved.length > 0 ? `Saved the ${wordsFor(saved)}; not the ${wordsFor(unsaved)}.` : undefined;
+        const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
+        const errors = Object.fromEntries(outcome.refusals.map((r) => [r.field!, r.detail]));
         return show(res, me, now, values, { status: first.status, errors, ...(alert ? { alert } : {}) });
       }
       res.redirect(303, `/app/links/${link.code}?done=edited`);
