@@ -3,6 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { apiError } from '../errors.js';
 import type { IdempotencyKey, Store } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
+import { MAX_KEPT_ANSWER } from '../store/idempotency-claims.js';
+import type { Once } from '../tools/define-tool.js';
+import type { ClaimKeeper } from './claim-keeper.js';
 
 /** What one call answered: the status and the JSON text of the body. */
 export interface Answer {
@@ -34,28 +37,45 @@ export function idempotencyScope(caller: Caller, operation: string, key: string)
 /**
  * Runs `call` at most once per (person, operation, key) and body for 24 hours. A retry gets the first answer
  * again; a retry with another body 422 `idempotency_key_reused`; one while the first still runs 409
- * `idempotency_key_in_use`. A 429 or 5xx answer is not kept, so a retry after the wait can succeed.
+ * `idempotency_key_in_use`. A call's write keeps its answer in its own transaction (`once`, see Once); an answer
+ * of a call that wrote nothing is kept after it. A 429 or 5xx answer is not kept, so a retry after the wait can
+ * succeed; nor is one larger than MAX_KEPT_ANSWER (such a call wrote nothing: a write's answer is refused 413).
  */
 export async function runOnce(
   store: Store,
+  claims: ClaimKeeper,
   key: IdempotencyKey,
   body: unknown,
   now: Date,
-  call: () => Promise<Answer>,
+  call: (once: Once) => Promise<Answer>,
 ): Promise<Answer> {
   const started = await store.idempotency.begin(key, bodyHash(body), now);
   if (started.kind === 'replay') return { status: started.status, body: started.body, replayed: true };
   if (started.kind === 'in_use') throw apiError.idempotencyKeyInUse();
   if (started.kind === 'reused') throw apiError.idempotencyKeyReused(undefined, 'Idempotency-Key');
+  const { claim } = started;
+  // The answer the write kept, once it committed: what this call answers too, so a replay is the same text.
+  let kept = null as Answer | null;
+  const once: Once = {
+    slot: (output) => ({
+      key,
+      claim,
+      render: (result) => (kept = { status: 200, body: JSON.stringify(output(result)) }),
+    }),
+  };
   let answer: Answer;
   try {
-    answer = await call();
+    answer = await claims.while({ key, claim }, () => call(once));
   } catch (error) {
-    await store.idempotency.release(key, started.claim);
+    await store.idempotency.release(key, claim);
     throw error;
   }
-  if (answer.status === 429 || answer.status >= 500) await store.idempotency.release(key, started.claim);
-  else await store.idempotency.finish(key, started.claim, answer.status, answer.body);
+  if (kept !== null && answer.status === 200) return kept;
+  if (answer.status === 429 || answer.status >= 500 || answer.body.length > MAX_KEPT_ANSWER) {
+    await store.idempotency.release(key, claim);
+  } else {
+    await store.idempotency.finish(key, claim, answer.status, answer.body);
+  }
   return answer;
 }
 

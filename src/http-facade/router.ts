@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, toApiError } from '../errors.js';
-import type { Tool, ToolContext } from '../tools/define-tool.js';
+import type { Once, Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolForOperation } from '../tools/index.js';
 import type { Gate } from '../auth/gate.js';
+import { ClaimKeeper } from './claim-keeper.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
 import { canAnswer, sendJson, sendProblem } from '../http/problem.js';
 import { ClientGone, readJsonObject } from '../http/read-body.js';
@@ -23,6 +24,7 @@ export function isApiPath(path: string): boolean {
  */
 export function httpFacade(ctx: ToolContext, gate: Gate) {
   const { publicUrl } = ctx.config;
+  const claims = new ClaimKeeper(ctx.store.idempotency, ctx.clock);
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const version = VERSION_PATH.exec(path);
@@ -52,14 +54,14 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
     const key = tool.takesIdempotencyKey ? idempotencyKeyOf(req) : null;
     const body = await readJsonObject(req);
     const input = prepareCall(tool, caller, body);
-    const run = () => answerOf(tool, input, caller);
-    if (key === null) return run();
-    return runOnce(ctx.store, idempotencyScope(caller, tool.operation!, key), body, ctx.clock.now(), run);
+    if (key === null) return answerOf(tool, input, caller);
+    const scope = idempotencyScope(caller, tool.operation!, key);
+    return runOnce(ctx.store, claims, scope, body, ctx.clock.now(), (once) => answerOf(tool, input, caller, once));
   }
 
-  async function answerOf(tool: Tool, input: unknown, caller: Caller): Promise<Answer> {
+  async function answerOf(tool: Tool, input: unknown, caller: Caller, once?: Once): Promise<Answer> {
     try {
-      return { status: 200, body: JSON.stringify(await tool.run(input as never, caller, ctx)) };
+      return { status: 200, body: JSON.stringify(await tool.run(input as never, caller, ctx, once)) };
     } catch (error) {
       const failed = toApiError(error);
       if (failed.code === 'internal_server_error' || failed.retryAfter !== undefined) throw error;

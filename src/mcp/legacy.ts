@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import {
   isInitializeRequest,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
@@ -14,6 +16,7 @@ import { AnswerRelay } from './answer-relay.js';
 import { canElicitUrl, sessionCapabilities } from './capabilities.js';
 import { RelayedTransport } from './relayed-transport.js';
 import { malformedInitialize } from './malformed-initialize.js';
+import { messagesOf } from './messages.js';
 import { replayInitialize } from './replay-initialize.js';
 import { rpcError } from './rpc-error.js';
 import { expiresAt, sessionKey, SessionIds, type SessionClaims } from './session-id.js';
@@ -25,8 +28,8 @@ import { sendWebResponse } from './web-response.js';
  * by elicitation in the middle of a call. A session lives in its id, which carries what the session holds
  * (session-id.ts), so any process of the service serves any request of it: a process that does not have the
  * session at hand opens it again from the id. The database keeps only what must be seen everywhere at once: the
- * sessions their clients ended, and answers to questions (answer-relay.ts). A session id only finds the session,
- * and only for the person who opened it; every request is still authenticated on its own.
+ * sessions their clients ended, and the questions put to clients (answer-relay.ts). A session id only finds the
+ * session, and only for the person who opened it; every request is still authenticated on its own.
  */
 export function legacySessions(newServer: () => Server, store: McpSessionStore, secret: Buffer, clock: Clock) {
   const ids = new SessionIds(secret, clock);
@@ -102,14 +105,31 @@ export function legacySessions(newServer: () => Server, store: McpSessionStore, 
       // The client ended the session: its id stops working in every process, not only this one.
       onsessionclosed: () => store.end(sessionKey(id), expiresAt(claims), clock.now()),
     });
-    const session: Session = { http, server, personId: claims.personId, lastSeen: Date.now() };
-    const transport = new RelayedTransport(http, relay, sessionKey(id));
+    const transport = new RelayedTransport(http, relay, sessionKey(id), claims.personId);
+    const session: Session = { http, transport, server, personId: claims.personId, lastSeen: Date.now() };
     transport.onclose = () => sessions.forget(id, session);
     await server.connect(transport);
     return session;
   }
 
   async function serve(session: Session, request: Request, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
+    const messages = messagesOf(body);
+    // Answers to the server's questions are the relay's: each is taken, or refused before anything is written.
+    if (messages.some((message) => isJSONRPCResponse(message))) {
+      for (const answer of messages.filter(isJSONRPCResponse)) {
+        const refused = await session.transport.answer(answer);
+        if (refused) return rpcError(res, refused.status, refused.code, refused.message);
+      }
+      const rest = messages.filter((message) => !isJSONRPCResponse(message));
+      if (rest.length === 0) {
+        res.statusCode = 202;
+        return void res.end();
+      }
+      body = Array.isArray(body) ? rest : rest[0];
+    }
+    // A call whose POST closes before it is answered ends there, with the question it may be waiting on.
+    const calls = messagesOf(body).filter(isJSONRPCRequest).map((message) => message.id);
+    if (calls.length > 0) res.once('close', () => session.transport.closed(calls));
     await sendWebResponse(res, await session.http.handleRequest(request, { authInfo: auth, parsedBody: body }));
   }
 

@@ -3,14 +3,22 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
   type MessageExtraInfo,
   type RequestId,
+  type Server,
   type Transport,
   type TransportSendOptions,
   type WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { AnswerRelay } from './answer-relay.js';
-import { processLog } from '../observability/logger.js';
+import type { AnswerRelay, Refusal } from './answer-relay.js';
+
+/** A question of the server's: the client's request (the call) it is asked within, and the SDK's id, once asked. */
+interface Question {
+  call: RequestId | undefined;
+  own?: RequestId;
+}
 
 /**
  * A 2025-11-25 session's transport as its server sees it: the SDK's Streamable HTTP transport, with the server's
@@ -18,22 +26,31 @@ import { processLog } from '../observability/logger.js';
  * another process still finds the question. The SDK numbers its questions 0, 1, 2... per server, and every process
  * keeps a server of its own for a session, so two processes would ask "question 0" of the same client: each
  * question goes out under a random id of the relay's instead, and its answer comes back under the SDK's number.
+ *
+ * A question lasts no longer than the call it was asked in: when the POST that carried the call closes before
+ * the call was answered (the client went away), the call is cancelled, as if the client had sent
+ * `notifications/cancelled`, and its question withdrawn. The answer could never reach the client anyway: the
+ * transport keeps no events to resume a stream from.
  */
 export class RelayedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
-  /** The relay's id of each question this server is waiting on, by the SDK's own id. */
-  private readonly asked = new Map<RequestId, string>();
+  /** The questions this server asked, or opened for a call about to ask, by the relay's id. */
+  private readonly questions = new Map<string, Question>();
+  /** The client's requests the server is serving, until it answers them. */
+  private readonly running = new Set<RequestId>();
 
   constructor(
     readonly http: WebStandardStreamableHTTPServerTransport,
     private readonly relay: AnswerRelay,
     private readonly session: Buffer,
+    private readonly personId: string,
   ) {
     http.onclose = () => {
-      for (const question of this.asked.values()) relay.forget(question);
-      this.asked.clear();
+      for (const question of this.questions.keys()) relay.forget(question);
+      this.questions.clear();
+      this.running.clear();
       this.onclose?.();
     };
     http.onerror = (error) => this.onerror?.(error);
@@ -56,35 +73,100 @@ export class RelayedTransport implements Transport {
     this.http.setSupportedProtocolVersions(versions);
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isJSONRPCRequest(message)) {
-      const own = message.id;
-      const question = this.relay.expect(this.session, (answer) => {
-        this.asked.delete(own);
-        this.onmessage?.({ ...answer, id: own });
-      });
-      this.asked.set(own, question);
-      return this.http.send({ ...message, id: question }, options).catch((error: unknown) => {
-        // Never asked, so never answered: the SDK fails the call, and nothing waits on.
-        this.asked.delete(own);
-        this.relay.forget(question);
-        throw error;
-      });
+  /**
+   * Opens the question the server is about to put to the client within the call, before the handler answers that
+   * it needs input: a refusal (the caps, answer-relay.ts) is then the call's own error result, not a failed send.
+   */
+  async openFor(call: RequestId): Promise<void> {
+    await this.open(call);
+  }
+
+  /** An answer the client sent to one of the session's questions, through this process; see AnswerRelay.answer. */
+  answer(answer: JSONRPCResponse): Promise<Refusal | null> {
+    return this.relay.answer(this.session, answer);
+  }
+
+  /**
+   * The POST that carried these requests closed, answered or not. A call still running is cancelled: the SDK
+   * withdraws the question it waits on (send, below); one opened but not yet asked goes here.
+   */
+  closed(calls: readonly RequestId[]): void {
+    for (const call of calls) {
+      if (!this.running.delete(call)) continue;
+      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call, reason: 'The request was closed.' } });
+      for (const [id, question] of this.questions) if (question.call === call && question.own === undefined) this.forget(id);
     }
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isJSONRPCRequest(message)) return this.ask(message, options);
     // The SDK withdraws a question it stopped waiting for (a timeout, the call cancelled) under its own number.
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const question = this.asked.get(message.params?.requestId as RequestId);
-      if (question !== undefined) {
-        this.asked.delete(message.params!.requestId as RequestId);
-        this.relay.forget(question);
-        return this.http.send({ ...message, params: { ...message.params, requestId: question } }, options);
+      const id = this.askedAs(message.params?.requestId as RequestId);
+      if (id !== undefined) {
+        this.forget(id);
+        return this.http.send({ ...message, params: { ...message.params, requestId: id } }, options);
       }
+    }
+    if (isJSONRPCResponse(message) && message.id !== undefined) {
+      // The call is answered: a question opened for it and never asked is over too.
+      this.running.delete(message.id);
+      for (const [id, question] of this.questions) if (question.call === message.id) this.forget(id);
     }
     return this.http.send(message, options);
   }
 
-  private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (!isJSONRPCResponse(message)) return this.onmessage?.(message, extra);
-    this.relay.answer(this.session, message).catch((error: unknown) => processLog().error({ err: error }, 'MCP: an answer could not be passed on'));
+  private async ask(message: JSONRPCRequest, options?: TransportSendOptions): Promise<void> {
+    const call = options?.relatedRequestId;
+    let id = [...this.questions].find(([, question]) => question.call === call && question.own === undefined)?.[0];
+    // Not opened by the call beforehand: opened now, and a refusal fails the send, which the SDK reports.
+    id ??= await this.open(call);
+    this.questions.get(id)!.own = message.id;
+    try {
+      await this.http.send({ ...message, id }, options);
+    } catch (error) {
+      // Never asked, so never answered: the SDK fails the call, and nothing waits on.
+      this.forget(id);
+      throw error;
+    }
   }
+
+  private async open(call: RequestId | undefined): Promise<string> {
+    const id = await this.relay.open(this.session, this.personId, (answer) => this.delivered(answer));
+    this.questions.set(id, { call });
+    return id;
+  }
+
+  private askedAs(own: RequestId): string | undefined {
+    return [...this.questions].find(([, question]) => question.own === own)?.[0];
+  }
+
+  private delivered(answer: JSONRPCResponse): void {
+    const question = this.questions.get(answer.id as string);
+    if (question?.own === undefined) return;
+    this.questions.delete(answer.id as string);
+    this.onmessage?.({ ...answer, id: question.own });
+  }
+
+  private forget(id: string): void {
+    this.questions.delete(id);
+    this.relay.forget(id);
+  }
+
+  private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    // Answers to the server's questions never reach the SDK as they are: they go through the relay (legacy.ts),
+    // under the ids the SDK never gave, and come back to it under its own (delivered).
+    if (isJSONRPCResponse(message)) return;
+    if (isJSONRPCRequest(message)) this.running.add(message.id);
+    this.onmessage?.(message, extra);
+  }
+}
+
+/**
+ * Opens the question a 2025-11-25 session's server is about to put within the call (RelayedTransport.openFor);
+ * nothing for a 2026-07-28 request, whose question travels in its answer and waits for nothing.
+ */
+export async function openQuestion(server: Server, call: RequestId): Promise<void> {
+  const transport = server.transport;
+  if (transport instanceof RelayedTransport) await transport.openFor(call);
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiError, type ApiError } from '../errors.js';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
+import { clipped } from '../shared/words.js';
 import { prepareCall } from '../tools/prepare-call.js';
 import { toolNamed } from '../tools/index.js';
 import { confirmWithPerson } from './confirm.js';
@@ -62,7 +63,7 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
   server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, publicUrl));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${clipped(params.name)}`);
     const caller = extra.http?.authInfo?.extra?.caller as Caller;
     const firstStep = extra.http?.authInfo?.extra?.firstStep as ApiError | null | undefined;
     if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller, withViews());
@@ -84,7 +85,7 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     const input = prepareCall(tool, caller, rest);
     const question = await tool.confirmation!(input as never, caller, ctx);
     const binding = { personId: caller.personId, tool: tool.name, input };
-    const answer = confirmWithPerson(server, extra, question, confirm, binding, states);
+    const answer = await confirmWithPerson(server, extra, question, confirm, binding, states);
     if (answer === 'confirmed') {
       // A 2025-11-25 person's yes may arrive much later, and through another process (answer-relay.ts), not as a
       // request of its own here: catch up, so a token revoked or a link changed meanwhile is seen.

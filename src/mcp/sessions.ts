@@ -1,8 +1,11 @@
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { RelayedTransport } from './relayed-transport.js';
 
 export interface Session {
   /** The SDK's transport, which answers the session's HTTP requests. */
   http: WebStandardStreamableHTTPServerTransport;
+  /** The transport the server is connected to: the SDK's, with questions and answers through the relay. */
+  transport: RelayedTransport;
   server: Server;
   /** A session belongs to the person who opened it; anyone else gets "session not found". */
   personId: string;

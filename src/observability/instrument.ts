@@ -1,8 +1,8 @@
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 
-/** Told when a timed call ends: its seconds, and what it threw (undefined when it did not). */
-export type CallTimer = (seconds: number, error: unknown) => void;
+/** Told when a timed call ends: its seconds, what it threw (undefined when it did not), and what it returned. */
+export type CallTimer = (seconds: number, error: unknown, value?: unknown) => void;
 
 /**
  * The store with every method of every part (`links.findByCode`, `rates.take` ...) timed, for the database time
@@ -35,11 +35,11 @@ function timedPart(part: object, partName: string, timerOf: (call: string) => Ca
         throw error;
       }
       if (!(result instanceof Promise)) {
-        done(seconds(), undefined);
+        done(seconds(), undefined, result);
         return result;
       }
       return result.then(
-        (value) => (done(seconds(), undefined), value),
+        (value) => (done(seconds(), undefined, value), value),
         (error: unknown) => {
           done(seconds(), error);
           throw error;
@@ -78,6 +78,11 @@ export function countedRefusals(rates: RateLimiter, refused: (kind: string) => v
     attemptSucceeded: (cleared, others) => rates.attemptSucceeded(cleared, others),
     async take(key, limit, windowMs, nowMs) {
       const answer = await rates.take(key, limit, windowMs, nowMs);
+      if (!answer.allowed) refused(kindOf(key));
+      return answer;
+    },
+    async takeMany(key, limit, calls, windowMs, nowMs) {
+      const answer = await rates.takeMany(key, limit, calls, windowMs, nowMs);
       if (!answer.allowed) refused(kindOf(key));
       return answer;
     },

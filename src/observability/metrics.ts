@@ -66,15 +66,23 @@ export class ServiceMetrics {
     this.destinationChecks.of(outcome).value += 1;
   }
 
-  /** The timer of one store call; refusals of the link limits, which the store's rules throw, are counted too. */
+  /**
+   * The timer of one store call; refusals of the link limits are counted too: those the store's rules throw, and
+   * those createMany answers as the outcomes of its items.
+   */
   storeCall(call: string): CallTimer {
     const series = this.database.of(call);
-    const changesLinks = call.startsWith('links.');
-    return (seconds, error) => {
-      series.observe(seconds);
-      if (!(error instanceof ApiError) || !changesLinks) return;
+    if (!call.startsWith('links.')) return (seconds) => series.observe(seconds);
+    const creates = call === 'links.create' || call === 'links.createMany';
+    const refusal = (error: unknown) => {
+      if (!(error instanceof ApiError)) return;
       if (error.code === 'team_full') this.refused('team_full');
-      else if (error.code === 'limit_reached') this.refused(call === 'links.create' ? 'link_creations' : 'link_changes');
+      else if (error.code === 'limit_reached') this.refused(creates ? 'link_creations' : 'link_changes');
+    };
+    return (seconds, error, value) => {
+      series.observe(seconds);
+      refusal(error);
+      if (call === 'links.createMany' && Array.isArray(value)) value.forEach(refusal);
     };
   }
 

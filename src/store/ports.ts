@@ -2,6 +2,7 @@ import type { Limits } from '../domain/limits.js';
 import type { LinkState } from '../domain/link-state.js';
 import type { Promotion, Refusal, Removal, TeamActor, TeamRole } from '../domain/team-roles.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
+import type { ApiError } from '../errors.js';
 
 /**
  * The store's ports. Every method is one atomic operation (one transaction in the adapter), so limits and unique
@@ -262,9 +263,30 @@ export interface LinkFilter {
   q: string | null;
 }
 
+/**
+ * An idempotent call's claim on its key, handed to the write that completes the call (ports' `slot` params): the
+ * write keeps the call's answer in its own transaction, so a committed write always has its answer kept for a
+ * retry to replay. When the claim is no longer the caller's (taken over, see IdempotencyStore.hold), the write
+ * rolls back and rejects with 409 `idempotency_key_in_use`.
+ */
+export interface AnswerSlot<T> {
+  key: IdempotencyKey;
+  claim: number;
+  /** The call's answer for the write's result, as a retry gets it. */
+  render(result: T): { status: number; body: string };
+}
+
+/** A createMany item's outcome: the link made, or the refusal createLink would have answered for it. */
+export type CreateOutcome = LinkRecord | ApiError;
+
 export interface LinkStore {
   /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
-  create(input: NewLink, limits: Limits, now: Date): Promise<LinkRecord>;
+  create(input: NewLink, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  /**
+   * Makes the links as `create` would, in order, in one transaction: each passes or fails alone (a refusal is its
+   * outcome), and each sees the ones made before it (limits count them).
+   */
+  createMany(inputs: readonly NewLink[], limits: Limits, now: Date, slot?: AnswerSlot<CreateOutcome[]>): Promise<CreateOutcome[]>;
   findByCode(code: string): Promise<LinkRecord | null>;
   findByName(name: string): Promise<LinkRecord | null>;
   /**
@@ -274,10 +296,10 @@ export interface LinkStore {
   nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Promise<void>;
   /** Newest first, `limit` rows after the row with seq `after`. */
   list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
-  setDestination(id: string, destination: string, limits: Limits, now: Date): Promise<LinkRecord>;
-  setNote(id: string, note: string | null, now: Date): Promise<LinkRecord>;
-  rename(id: string, name: string | null, limits: Limits, now: Date): Promise<LinkRecord>;
-  delete(id: string, limits: Limits, now: Date): Promise<void>;
+  setDestination(id: string, destination: string, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  setNote(id: string, note: string | null, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  rename(id: string, name: string | null, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  delete(id: string, limits: Limits, now: Date, slot?: AnswerSlot<void>): Promise<void>;
   /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
   setState(code: string, state: LinkState, now: Date): Promise<LinkRecord | null>;
   /** Active links with seq greater than `after`, by seq, at most `limit` (the daily unsafe-site re-check). */
@@ -400,9 +422,22 @@ export interface IdempotencyKey {
   key: string;
 }
 
+/** One claim an idempotent call holds while it runs. */
+export interface HeldClaim {
+  key: IdempotencyKey;
+  claim: number;
+}
+
+/**
+ * Idempotency keys. A claim is held for a few seconds (CLAIM_HELD_MS) and kept held by its process (`hold`) while
+ * its call runs; one not held any longer (its process died) is taken over by the next call with the key. A write
+ * keeps its answer in its own transaction (AnswerSlot), so taking a claim over never makes a write twice.
+ */
 export interface IdempotencyStore {
   /** Claims the key for this body, or says what the first call with it answered. */
   begin(key: IdempotencyKey, bodyHash: string, now: Date): Promise<IdempotencyBegin>;
+  /** Keeps these claims held until `until`, those not answered nor taken over; in one statement. */
+  hold(claims: readonly HeldClaim[], until: Date): Promise<void>;
   /** Keeps the first answer for 24 hours; does nothing if the claim was taken over meanwhile. */
   finish(key: IdempotencyKey, claim: number, status: number, body: string): Promise<void>;
   /** Lets the key go without keeping an answer (a limit or an outage answered; a retry may do better). */
@@ -524,10 +559,39 @@ export interface McpSessionStore {
   end(sessionHash: Buffer, expiresAt: Date, now: Date): Promise<void>;
   ended(sessionHash: Buffer): Promise<boolean>;
   /**
-   * A client's answer (a JSON-RPC response, as text) to a question the server put to it, left by the process the
-   * answer reached for the process that asked; kept until `expiresAt` unless taken. The first answer stays.
+   * Records a question the server put to the session's client (deleteLink's elicitation), open until `expiresAt`
+   * unless answered or withdrawn first, so that the process an answer reaches can tell a real answer from anything
+   * else. False, recording nothing, when the person has `perPerson` open questions already, in any session.
    */
-  leaveAnswer(sessionHash: Buffer, questionId: string, answer: string, expiresAt: Date, now: Date): Promise<void>;
-  /** The answer to the question, once: whoever takes it, no one else gets it. Null while none was left. */
-  takeAnswer(sessionHash: Buffer, questionId: string): Promise<string | null>;
+  ask(question: McpQuestion, perPerson: number, now: Date): Promise<boolean>;
+  /**
+   * Fills in the answer (a JSON-RPC response, as text) of the session's open question, told at once to every
+   * process's `watchAnswers` listeners. False, writing nothing, when the session has no such question open and
+   * unanswered: never asked, answered already, withdrawn or expired. The first answer stays.
+   */
+  answer(sessionHash: Buffer, questionId: string, answer: string, now: Date): Promise<boolean>;
+  /** The answered questions among these, each with its answer, once: whoever takes one, no one else gets it. */
+  takeAnswers(questionIds: readonly string[]): Promise<McpAnswer[]>;
+  /** The question is over, answered or not (the call ended, was cancelled or timed out): it goes. */
+  withdraw(sessionHash: Buffer, questionId: string): Promise<void>;
+  /**
+   * Calls `listener` whenever an answer may have been filled in, by any process; the answer itself is then taken
+   * with `takeAnswers`. One watch serves every question a process waits on; the returned function ends it.
+   */
+  watchAnswers(listener: () => void): () => void;
+}
+
+/** A question put to a 2025-11-25 session's client; its id is the JSON-RPC id it went out under. */
+export interface McpQuestion {
+  sessionHash: Buffer;
+  questionId: string;
+  /** The person the session belongs to: open questions are counted per person. */
+  personId: string;
+  expiresAt: Date;
+}
+
+export interface McpAnswer {
+  sessionHash: Buffer;
+  questionId: string;
+  answer: string;
 }

@@ -18,13 +18,13 @@ export const changeDestination = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'private_destination', 'shortener_destination', 'unsafe_destination', 'link_disabled', 'link_flagged', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ code, destination }, caller, ctx) {
+  async run({ code, destination }, caller, ctx, once) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; checking it first spares a flagged link the network checks.
     assertChangeable(link.state, 'destination');
     // Stored as the parser serializes it (see makeLink).
     const { url } = await ctx.destinations.check(destination, 'destination');
     const limits = await ctx.store.settings.limits();
-    return toLink(await ctx.store.links.setDestination(link.id, url.href, limits, ctx.clock.now()));
+    return toLink(await ctx.store.links.setDestination(link.id, url.href, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink, type Link } from './schemas.js';
+import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink } from './schemas.js';
 import { defineTool, type ToolContext } from './define-tool.js';
 import { type Caller } from '../shared/caller.js';
 import { teamToChange } from './access.js';
 import { checkName } from '../domain/link-name.js';
 import { checkNote } from '../domain/note.js';
-import type { Team } from '../store/ports.js';
+import type { NewLink, Team } from '../store/ports.js';
 import { creationLimitsSentence } from './limit-words.js';
 
 export const newLinkFields = {
@@ -17,23 +17,17 @@ export const newLinkFields = {
 export type NewLinkInput = { destination: string; name: string | null; note: string | null };
 
 /**
- * Makes one link in a team the caller may change: field rules, then the destination rules, then (atomically, in
- * the store) the team's limits, the name's uniqueness and a fresh code. `prefix` names the fields of a
+ * One link's fields checked as the store takes them, in a team the caller may change: the field rules, then the
+ * destination rules (which may wait on the network, so never inside a transaction). The store then checks,
+ * atomically, the team's limits and the name's uniqueness, and draws a fresh code. `prefix` names the fields of a
  * createLinks item (`links[3].`).
  */
-export async function makeLink(ctx: ToolContext, team: Team, input: NewLinkInput, prefix = ''): Promise<Link> {
+export async function checkedLink(ctx: ToolContext, team: Team, input: NewLinkInput, prefix = ''): Promise<NewLink> {
   const name = checkName(input.name, `${prefix}name`);
   const note = checkNote(input.note, `${prefix}note`);
   // Stored as the parser serializes it, which is where the redirect goes, so lists and pages show that.
   const destination = (await ctx.destinations.check(input.destination, `${prefix}destination`)).url.href;
-  const limits = await ctx.store.settings.limits();
-  const teamCreatedAt = new Date(team.createdAt);
-  const record = await ctx.store.links.create(
-    { teamId: team.id, teamCreatedAt, destination, name, note },
-    limits,
-    ctx.clock.now(),
-  );
-  return toLink(record);
+  return { teamId: team.id, teamCreatedAt: new Date(team.createdAt), destination, name, note };
 }
 
 export const createLink = defineTool({
@@ -50,8 +44,10 @@ export const createLink = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run(input, caller: Caller, ctx) {
+  async run(input, caller: Caller, ctx, once) {
     const team = await teamToChange(ctx, caller, input.team);
-    return makeLink(ctx, team, input);
+    const link = await checkedLink(ctx, team, input);
+    const limits = await ctx.store.settings.limits();
+    return toLink(await ctx.store.links.create(link, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

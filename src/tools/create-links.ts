@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { toApiError } from '../errors.js';
-import { linkSchema, teamParam } from './schemas.js';
-import { defineTool } from './define-tool.js';
+import { ApiError, toApiError } from '../errors.js';
+import type { CreateOutcome, NewLink, Team } from '../store/ports.js';
+import { linkSchema, teamParam, toLink } from './schemas.js';
+import { defineTool, type ToolContext } from './define-tool.js';
 import { teamToChange } from './access.js';
-import { makeLink, newLinkFields } from './create-link.js';
+import { checkedLink, newLinkFields } from './create-link.js';
 import { parseParams } from './bad-request.js';
 import { callsSentence, creationLimitsSentence } from './limit-words.js';
 
@@ -42,20 +43,35 @@ export const createLinks = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ team: teamId, links }, caller, ctx) {
+  async run({ team: teamId, links }, caller, ctx, once) {
     const team = await teamToChange(ctx, caller, teamId);
-    const results: Array<z.output<typeof result>> = [];
-    for (const [index, raw] of links.entries()) {
-      const prefix = `links[${index}].`;
-      try {
-        const made = await makeLink(ctx, team, parseParams(item, raw, prefix), prefix);
-        results.push({ link: made, status: 200, code: null, message: null });
-      } catch (error) {
-        const failed = toApiError(error);
-        if (failed.code === 'internal_server_error') throw error;
-        results.push({ link: null, status: failed.status, code: failed.code, message: failed.detail });
-      }
-    }
-    return { results };
+    // Each item's own rules first, one by one, outside the store's transaction (the destination checks wait on the
+    // network); then the store makes the items that passed, in order, in one transaction with the call's answer.
+    const checked: Array<NewLink | ApiError> = [];
+    for (const [index, raw] of links.entries()) checked.push(await check(ctx, team, raw, `links[${index}].`));
+    const passed = checked.filter((outcome): outcome is NewLink => !(outcome instanceof ApiError));
+    const answer = (made: readonly CreateOutcome[]) => {
+      let next = 0;
+      return { results: checked.map((outcome) => resultOf(outcome instanceof ApiError ? outcome : made[next++]!)) };
+    };
+    if (passed.length === 0) return answer([]);
+    const limits = await ctx.store.settings.limits();
+    return answer(await ctx.store.links.createMany(passed, limits, ctx.clock.now(), once?.slot(answer)));
   },
 });
+
+/** The item checked as createLink checks its params, or the refusal createLink would have answered. */
+async function check(ctx: ToolContext, team: Team, raw: unknown, prefix: string): Promise<NewLink | ApiError> {
+  try {
+    return await checkedLink(ctx, team, parseParams(item, raw, prefix), prefix);
+  } catch (error) {
+    const failed = toApiError(error);
+    if (failed.code === 'internal_server_error') throw error;
+    return failed;
+  }
+}
+
+function resultOf(outcome: CreateOutcome): z.output<typeof result> {
+  if (outcome instanceof ApiError) return { link: null, status: outcome.status, code: outcome.code, message: outcome.detail };
+  return { link: toLink(outcome), status: 200, code: null, message: null };
+}

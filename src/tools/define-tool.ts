@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { Config } from '../config.js';
 import type { Cursors } from '../domain/cursor.js';
-import type { Store } from '../store/ports.js';
+import type { AnswerSlot, Store } from '../store/ports.js';
 import type { DestinationChecker } from '../destinations/checker.js';
 import type { Limits } from '../domain/limits.js';
 import type { Caller } from '../shared/caller.js';
@@ -52,7 +52,17 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
    * person first (naming what will go).
    */
   confirmation?: (input: z.output<I>, caller: Caller, ctx: ToolContext) => Promise<string>;
-  run(input: z.output<I>, caller: Caller, ctx: ToolContext): Promise<z.output<O>>;
+  /** `once`: the call is idempotent (an `Idempotency-Key` over HTTP); its write keeps the answer (see Once). */
+  run(input: z.output<I>, caller: Caller, ctx: ToolContext, once?: Once): Promise<z.output<O>>;
+}
+
+/**
+ * What an idempotent call hands its tool: the one write that completes the call takes `slot(output)`, and keeps
+ * the call's answer in its own transaction, so that no crash can leave the write made and its answer unkept (a
+ * retry would make it again). `output` turns the store's result into the tool's (the answer's body).
+ */
+export interface Once {
+  slot<T>(output: (result: T) => unknown): AnswerSlot<T>;
 }
 
 /** What a description may name. */

@@ -23,9 +23,9 @@ export const deleteLink = defineTool({
     return `Delete the short link ${ctx.config.publicUrl}/${code}${named}, which leads to ${link.destination}? ` +
       'It stops working at once, and its code and name are never issued again.';
   },
-  async run({ code }, caller, ctx) {
+  async run({ code }, caller, ctx, once) {
     const link = await linkToChange(ctx, caller, code);
-    await ctx.store.links.delete(link.id, (await ctx.store.settings.limits()), ctx.clock.now());
+    await ctx.store.links.delete(link.id, (await ctx.store.settings.limits()), ctx.clock.now(), once?.slot(() => null));
     return null;
   },
 });

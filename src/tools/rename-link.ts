@@ -20,12 +20,12 @@ export const renameLink = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_name', 'reserved_name', 'link_disabled', 'link_flagged', 'name_taken', 'limit_reached', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ code, name }, caller, ctx) {
+  async run({ code, name }, caller, ctx, once) {
     const link = await linkToChange(ctx, caller, code);
     // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.
     assertChangeable(link.state, 'name');
     const checked = checkName(name);
     const limits = await ctx.store.settings.limits();
-    return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now()));
+    return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -16,9 +16,9 @@ export const setNote = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_note', 'conflict', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ code, note }, caller, ctx) {
+  async run({ code, note }, caller, ctx, once) {
     const link = await linkToChange(ctx, caller, code);
     const checked = checkNote(note);
-    return toLink(await ctx.store.links.setNote(link.id, checked, ctx.clock.now()));
+    return toLink(await ctx.store.links.setNote(link.id, checked, ctx.clock.now(), once?.slot(toLink)));
   },
 });

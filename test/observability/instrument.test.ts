@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiError } from '../../src/errors.js';
 import { countedChecks, countedRefusals, timedStore } from '../../src/observability/instrument.js';
+import { ServiceMetrics } from '../../src/observability/metrics.js';
 import { memoryRateLimiter } from '../../src/support/memory-rate-limiter.js';
 
 describe('what the metrics wrap', () => {
@@ -17,10 +18,12 @@ describe('what the metrics wrap', () => {
     const documents = [['documents:address:a', 1], ['documents:all', 10]] as const;
     await rates.takeAll(documents, 60_000, 0);
     await rates.takeAll(documents, 60_000, 1);
+    expect((await rates.takeMany('calls:person:p2', 2, 2, 60_000, 0)).allowed).toBe(true);
+    expect((await rates.takeMany('calls:person:p2', 2, 2, 60_000, 1)).allowed).toBe(false);
     const rule = { freeFailures: 0, firstWaitMs: 1000, maxWaitMs: 8000, quietMs: 60_000 };
     expect(await rates.startAttempt(['email:a@example.com'], rule, 0)).toBe(0);
     expect(await rates.startAttempt(['email:a@example.com'], rule, 1)).toBeGreaterThan(0);
-    expect(kinds).toEqual(['calls_per_minute', 'signups', 'client_registrations', 'other', 'new_teams', 'metadata_fetches', 'signin_slowdown']);
+    expect(kinds).toEqual(['calls_per_minute', 'signups', 'client_registrations', 'other', 'new_teams', 'metadata_fetches', 'calls_per_minute', 'signin_slowdown']);
   });
 
   it('times every method of every part of the store, and passes answers and errors through', async () => {
@@ -41,6 +44,27 @@ describe('what the metrics wrap', () => {
     expect(timed.changes).toBe(store.changes);
     expect(timed.count()).toBe(3);
     expect(calls).toEqual([['links.find', true], ['links.create', 'full']]);
+  });
+
+  it('counts the limit refusals createMany answers as its items\' outcomes, as those create and the changes throw', async () => {
+    const metrics = new ServiceMetrics();
+    const store = {
+      links: {
+        createMany: async () => [{ code: 'AbCdEf1' }, apiError.teamFull('full'), apiError.limitReached('hour'), apiError.nameTaken('taken', 'links[3].name')],
+        create: async () => {
+          throw apiError.limitReached('hour');
+        },
+        rename: async () => {
+          throw apiError.limitReached('changes');
+        },
+      },
+    };
+    const timed = timedStore(store, (call) => metrics.storeCall(call), []);
+    await timed.links.createMany();
+    await expect(timed.links.create()).rejects.toThrow('hour');
+    await expect(timed.links.rename()).rejects.toThrow('changes');
+    const refusals = (kind: string) => metrics.refusals.of(kind).value;
+    expect([refusals('team_full'), refusals('link_creations'), refusals('link_changes')]).toEqual([1, 2, 1]);
   });
 
   it('tells how each destination check ended: passed, or the refusal code', async () => {

@@ -3,6 +3,7 @@ import { changes } from './contract/changes.js';
 import { clicksAndSettings } from './contract/clicks-settings.js';
 import type { OpenStore } from './contract/fixtures.js';
 import { idempotency } from './contract/idempotency.js';
+import { idempotentWrites } from './contract/idempotent-writes.js';
 import { invitations } from './contract/invitations.js';
 import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
@@ -36,6 +37,7 @@ export function storeContract(name: string, open: OpenStore): void {
     clicksAndSettings(open);
     moderation(open);
     idempotency(open);
+    idempotentWrites(open);
     sessions(open);
     oauth(open);
   });

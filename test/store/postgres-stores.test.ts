@@ -267,7 +267,8 @@ describe('idempotency', () => {
       if (again.kind === 'new') await idempotency.release(key, again.claim);
       const third = await idempotency.begin(key, 'body', later(24 * HOUR + 6));
       steps.push(third);
-      // A claim never finished goes stale after five minutes; the one who held it can no longer finish.
+      // A claim never finished goes stale once its process stops holding it; the one who held it can no longer finish.
+      if (third.kind === 'new') await idempotency.hold([{ key, claim: third.claim }], later(24 * HOUR + 4 * MINUTE + 5_000));
       steps.push(await idempotency.begin(key, 'body', later(24 * HOUR + 4 * MINUTE)));
       const takeover = await idempotency.begin(key, 'body', later(24 * HOUR + 6 * MINUTE));
       steps.push(takeover);

@@ -124,20 +124,4 @@ describe('MCP sessions', () => {
     expect(await store.mcpSessions.ended(one)).toBe(false);
     expect(await store.mcpSessions.ended(two)).toBe(true);
   });
-
-  it('gives an answer left for a question once, to its session only, keeping the first', async () => {
-    await store.mcpSessions.leaveAnswer(one, 'q_1', '{"first":true}', later(60_000), now);
-    await store.mcpSessions.leaveAnswer(one, 'q_1', '{"second":true}', later(60_000), now);
-    expect(await store.mcpSessions.takeAnswer(two, 'q_1')).toBeNull();
-    expect(await store.mcpSessions.takeAnswer(one, 'q_2')).toBeNull();
-    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBe('{"first":true}');
-    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBeNull();
-  });
-
-  it('forgets answers nobody took once they expired', async () => {
-    await store.mcpSessions.leaveAnswer(one, 'q_1', '{}', later(60_000), now);
-    await store.mcpSessions.leaveAnswer(one, 'q_2', '{}', later(120_000), later(60_000));
-    expect(await store.mcpSessions.takeAnswer(one, 'q_1')).toBeNull();
-    expect(await store.mcpSessions.takeAnswer(one, 'q_2')).toBe('{}');
-  });
 });

@@ -1,7 +1,7 @@
 import type { WindowCount } from '../../domain/limits.js';
 import type { LinkState } from '../../domain/link-state.js';
 import { linkNotFound } from '../../domain/link-state.js';
-import type { LinkRecord } from '../ports.js';
+import type { IdempotencyKey, LinkRecord } from '../ports.js';
 import { asker, type Steps } from './steps.js';
 
 /** A row of the one namespace of short link names (see names.ts). */
@@ -61,6 +61,11 @@ export interface LinkQueries {
   saveReview(review: { id: string; linkId: string; personId: string; reason: string | null; createdAt: string }): void;
   /** The codes and names of links the operation changed, told to StoreChanges once the transaction commits. */
   changed(...keys: Array<string | null>): void;
+  /**
+   * Keeps the answer of an idempotent call under its key (AnswerSlot), locking the key's row; false, changing
+   * nothing, when the claim is not the call's any more (taken over, or answered).
+   */
+  keepAnswer(key: IdempotencyKey, claim: number, status: number, body: string): boolean;
 }
 
 /** The queries as steps of an operation. */

@@ -25,7 +25,13 @@ function withinBarrierTime(sent: Promise<void>): Promise<void> {
  * What one notification says: link keys a change touched, settings, anything, or a process's barrier. `from`
  * names the sending process, which told its own listeners already and skips the echo.
  */
-type Message = ({ keys: string[] } | { settings: true } | { access: true } | { anything: true } | { barrier: string }) & { from?: string };
+type Message = ({ keys: string[] } | { settings: true } | { access: true } | { answers: true } | { anything: true } | { barrier: string }) & { from?: string };
+
+/**
+ * What a statement that filled in an MCP question's answer sends (mcp-sessions.ts), within itself, so every process
+ * waiting on questions, the one that filled it in included (no `from`), looks for its answers.
+ */
+export const ANSWER_NEWS = { channel: CHANNEL, payload: JSON.stringify({ answers: true } satisfies Message) } as const;
 
 /**
  * StoreChanges over PostgreSQL's LISTEN/NOTIFY. A transaction that changes links or settings sends a notification
@@ -41,6 +47,7 @@ export class PgChanges implements StoreChanges {
   private readonly listeners: Array<(keys: string[] | null) => void> = [];
   private readonly settingsListeners: Array<() => void> = [];
   private readonly accessListeners: Array<() => void> = [];
+  private readonly answersListeners = new Set<() => void>();
   private readonly waiting = new Map<string, () => void>();
   private readonly self = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   private barriers = 0;
@@ -83,6 +90,15 @@ export class PgChanges implements StoreChanges {
   /** Calls `listener` when who may do what changed (tokens, memberships, agreeing to the terms), here or elsewhere. */
   onAccess(listener: () => void): void {
     this.accessListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` when an MCP question may have been answered (ANSWER_NEWS), or when notifications may have been
+   * missed; the returned function stops it.
+   */
+  onAnswers(listener: () => void): () => void {
+    this.answersListeners.add(listener);
+    return () => this.answersListeners.delete(listener);
   }
 
   /**
@@ -189,7 +205,8 @@ export class PgChanges implements StoreChanges {
   private tell(message: Exclude<Message, { barrier: string }>): void {
     if ('settings' in message || 'anything' in message) for (const listener of this.settingsListeners) listener();
     if ('access' in message || 'anything' in message) for (const listener of this.accessListeners) listener();
-    if ('settings' in message || 'access' in message) return;
+    if ('answers' in message || 'anything' in message) for (const listener of this.answersListeners) listener();
+    if ('settings' in message || 'access' in message || 'answers' in message) return;
     const keys = 'keys' in message ? message.keys : null;
     for (const listener of this.listeners) listener(keys);
   }

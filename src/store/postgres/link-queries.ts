@@ -84,5 +84,13 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
         [r.id, r.linkId, r.personId, r.reason, r.createdAt],
       )),
     changed: async (...keys) => void touched.push(...keys),
+    // The row is locked until the write commits: a takeover (idempotency.ts) waits for it, then replays the answer.
+    keepAnswer: async ({ personId, operation, key }, claim, status, response) =>
+      (await changed(
+        client,
+        `UPDATE idempotency SET status = $5, response = $6
+         WHERE person_id = $1 AND operation = $2 AND key = $3 AND created_at = $4 AND status IS NULL`,
+        [personId, operation, key, claim, status, response],
+      )) === 1,
   };
 }

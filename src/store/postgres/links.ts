@@ -15,6 +15,7 @@ export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: Re
     row<LinkRecord>(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.${column} = $1`, [value]);
   return {
     create: perform(operations.create),
+    createMany: perform(operations.createMany),
     findByCode: by('code'),
     findByName: by('name'),
     list: pgLinkSearch(pool),

@@ -439,4 +439,26 @@ export const migrations: readonly string[] = [
   CREATE INDEX team_invitations_by_email ON team_invitations (email);
   CREATE INDEX team_invitations_by_age ON team_invitations (created_at);
   `,
+  // 12 (SQLite's 17): a question put to a 2025-11-25 session's client is recorded when it is asked, so that only an
+  // answer to a question still open in its session is ever written, and open questions can be counted per person.
+  // `answer` is null until the client answers. Answers in flight are dropped with mcp_answers (see SQLite's 17).
+  // (IF [NOT] EXISTS: tests of earlier migrations set the version back and run the later ones again.)
+  `
+  DROP TABLE IF EXISTS mcp_answers;
+  CREATE TABLE IF NOT EXISTS mcp_questions (
+    question_id text PRIMARY KEY,
+    session_hash bytea NOT NULL,
+    person_id text NOT NULL,
+    answer text,
+    expires_at text NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS mcp_questions_by_person ON mcp_questions (person_id, expires_at);
+  CREATE INDEX IF NOT EXISTS mcp_questions_by_expiry ON mcp_questions (expires_at);
+  `,
+  // 13 (SQLite's 18): an idempotency claim is held for seconds past its process's last hold (epoch ms).
+  // (IF NOT EXISTS: tests of earlier migrations set the version back and run the later ones again.)
+  `
+  ALTER TABLE idempotency ADD COLUMN IF NOT EXISTS held_until bigint NOT NULL DEFAULT 0;
+  UPDATE idempotency SET held_until = created_at + 300000 WHERE status IS NULL;
+  `,
 ];

@@ -1,17 +1,22 @@
 import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../ports.js';
-import { ANSWER_KEPT_MS, answerForStored, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
+import { ANSWER_KEPT_MS, answerForStored, CLAIM_HELD_MS, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
 import { writeTransaction, type Db } from './database.js';
 
 export function sqliteIdempotency(db: Db): IdempotencyStore {
   const find = db.prepare(
-    `SELECT body_hash AS bodyHash, status, response, created_at AS createdAt FROM idempotency
+    `SELECT body_hash AS bodyHash, status, response, created_at AS createdAt, held_until AS heldUntil FROM idempotency
      WHERE person_id = @personId AND operation = @operation AND key = @key`,
   );
   const claim = db.prepare(
-    `INSERT INTO idempotency (person_id, operation, key, body_hash, created_at)
-     VALUES (@personId, @operation, @key, @bodyHash, @now)
+    `INSERT INTO idempotency (person_id, operation, key, body_hash, created_at, held_until)
+     VALUES (@personId, @operation, @key, @bodyHash, @now, @heldUntil)
      ON CONFLICT (person_id, operation, key) DO UPDATE SET
-       body_hash = excluded.body_hash, status = NULL, response = NULL, created_at = excluded.created_at`,
+       body_hash = excluded.body_hash, status = NULL, response = NULL, created_at = excluded.created_at,
+       held_until = excluded.held_until`,
+  );
+  const holdOne = db.prepare(
+    `UPDATE idempotency SET held_until = @until
+     WHERE person_id = @personId AND operation = @operation AND key = @key AND created_at = @claim AND status IS NULL`,
   );
   const finish = db.prepare(
     `UPDATE idempotency SET status = @status, response = @response
@@ -29,12 +34,17 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
     if (purgeDue(now)) purge.run(now - ANSWER_KEPT_MS);
     const answer = answerForStored(find.get(key) as StoredClaim | undefined, bodyHash, now);
     if (answer) return answer;
-    claim.run({ ...key, bodyHash, now });
+    claim.run({ ...key, bodyHash, now, heldUntil: now + CLAIM_HELD_MS });
     return { kind: 'new', claim: now };
+  });
+  // One write transaction for them all: the statements run in this process, so one each costs no round trip.
+  const hold = writeTransaction(db, (claims: Parameters<IdempotencyStore['hold']>[0], until: number) => {
+    for (const held of claims) holdOne.run({ ...held.key, claim: held.claim, until });
   });
 
   return {
     begin: async (key, bodyHash, now) => begin(key, bodyHash, now.getTime()),
+    hold: async (claims, until) => void (claims.length > 0 && hold(claims, until.getTime())),
     finish: async (key, claimed, status, response) => void finish.run({ ...key, claim: claimed, status, response }),
     release: async (key, claimed) => void release.run({ ...key, claim: claimed }),
   };

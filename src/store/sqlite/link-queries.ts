@@ -53,6 +53,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     flagIfActive: (linkId) => s.flag.run(linkId).changes > 0,
     saveReview: (r) => void s.review.run(r.id, r.linkId, r.personId, r.reason, r.createdAt),
     changed: (...keys) => void touched.push(...keys),
+    keepAnswer: (key, claim, status, response) => s.keepAnswer.run({ ...key, claim, status, response }).changes === 1,
   };
   const queries: StoreQueries = { ...links, ...sqliteTeamQueries(db) };
 
@@ -117,6 +118,10 @@ function statements(db: Db) {
     review: db.prepare(
       `INSERT INTO reviews (id, link_id, person_id, reason, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (link_id, person_id) WHERE resolved_at IS NULL DO UPDATE SET reason = excluded.reason`,
+    ),
+    keepAnswer: db.prepare(
+      `UPDATE idempotency SET status = @status, response = @response
+       WHERE person_id = @personId AND operation = @operation AND key = @key AND created_at = @claim AND status IS NULL`,
     ),
   };
 }

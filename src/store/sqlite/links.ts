@@ -20,6 +20,7 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, perform: Retur
 
   return {
     create: perform(operations.create),
+    createMany: perform(operations.createMany),
     findByCode: async (code) => byCode(code),
     findByName: async (name) => (byName.get(name) as LinkRecord | undefined) ?? null,
     list: async (teamId, filter, page) => search(teamId, filter, page),

@@ -1,16 +1,45 @@
 import type { McpSessionStore } from '../ports.js';
-import type { Db } from './database.js';
+import { changeWatcher, writeTransaction, type Db } from './database.js';
+
+/**
+ * How often, while questions wait, this process looks whether another process committed anything, and so may have
+ * filled in an answer. A look costs nothing while nothing changed (data_version, from the WAL index); only then is
+ * the database asked, once for all the questions waiting.
+ */
+const WATCH_MS = 100;
 
 export function sqliteMcpSessions(db: Db): McpSessionStore {
   const end = db.prepare('INSERT OR IGNORE INTO mcp_ended_sessions (session_hash, expires_at) VALUES (?, ?)');
   const ended = db.prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_hash = ?').pluck();
   const purgeEnded = db.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at <= ?');
-  const leave = db.prepare(
-    'INSERT OR IGNORE INTO mcp_answers (session_hash, question_id, answer, expires_at) VALUES (?, ?, ?, ?)',
+  const purgeQuestions = db.prepare('DELETE FROM mcp_questions WHERE expires_at <= ?');
+  const insertQuestion = db.prepare(
+    `INSERT INTO mcp_questions (question_id, session_hash, person_id, expires_at)
+     SELECT @questionId, @sessionHash, @personId, @expiresAt
+     WHERE (SELECT count(*) FROM mcp_questions WHERE person_id = @personId AND expires_at > @now) < @perPerson`,
+  );
+  // A read of the person's questions that turns into a write: immediate, so another process's question in between
+  // can neither fail it with SQLITE_BUSY nor pass the cap alongside it.
+  const ask = writeTransaction(db, (params: Record<string, unknown>, now: string) => {
+    purgeQuestions.run(now);
+    return insertQuestion.run(params).changes === 1;
+  });
+  const fill = db.prepare(
+    'UPDATE mcp_questions SET answer = ? WHERE question_id = ? AND session_hash = ? AND answer IS NULL AND expires_at > ?',
   );
   // One statement, so two processes looking for the same answer cannot both get it.
-  const take = db.prepare('DELETE FROM mcp_answers WHERE session_hash = ? AND question_id = ? RETURNING answer').pluck();
-  const purgeAnswers = db.prepare('DELETE FROM mcp_answers WHERE expires_at <= ?');
+  const take = db.prepare(
+    `DELETE FROM mcp_questions WHERE answer IS NOT NULL AND question_id IN (SELECT value FROM json_each(?))
+     RETURNING session_hash, question_id, answer`,
+  );
+  const withdraw = db.prepare('DELETE FROM mcp_questions WHERE question_id = ? AND session_hash = ?');
+
+  const listeners = new Set<() => void>();
+  const tell = () => {
+    for (const listener of listeners) listener();
+  };
+  const otherWriters = changeWatcher(db);
+  let timer: NodeJS.Timeout | undefined;
 
   return {
     async end(sessionHash, expiresAt, now) {
@@ -21,12 +50,35 @@ export function sqliteMcpSessions(db: Db): McpSessionStore {
     async ended(sessionHash) {
       return ended.get(sessionHash) !== undefined;
     },
-    async leaveAnswer(sessionHash, questionId, answer, expiresAt, now) {
-      purgeAnswers.run(now.toISOString());
-      leave.run(sessionHash, questionId, answer, expiresAt.toISOString());
+    async ask({ sessionHash, questionId, personId, expiresAt }, perPerson, now) {
+      const params = { questionId, sessionHash, personId, expiresAt: expiresAt.toISOString(), now: now.toISOString(), perPerson };
+      return ask(params, now.toISOString());
     },
-    async takeAnswer(sessionHash, questionId) {
-      return (take.get(sessionHash, questionId) as string | undefined) ?? null;
+    async answer(sessionHash, questionId, answer, now) {
+      if (fill.run(answer, questionId, sessionHash, now.toISOString()).changes === 0) return false;
+      // This connection's own commit moves no data_version: its listeners are told here.
+      tell();
+      return true;
+    },
+    async takeAnswers(questionIds) {
+      if (questionIds.length === 0) return [];
+      const taken = take.all(JSON.stringify(questionIds)) as Array<{ session_hash: Buffer; question_id: string; answer: string }>;
+      return taken.map((t) => ({ sessionHash: t.session_hash, questionId: t.question_id, answer: t.answer }));
+    },
+    async withdraw(sessionHash, questionId) {
+      withdraw.run(questionId, sessionHash);
+    },
+    watchAnswers(listener) {
+      listeners.add(listener);
+      timer ??= setInterval(() => {
+        if (otherWriters()) tell();
+      }, WATCH_MS).unref();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        clearInterval(timer);
+        timer = undefined;
+      };
     },
   };
 }

@@ -320,6 +320,29 @@ export const migrations: readonly string[] = [
   CREATE INDEX IF NOT EXISTS team_invitations_by_email ON team_invitations(email);
   CREATE INDEX IF NOT EXISTS team_invitations_by_age ON team_invitations(created_at);
   `,
+  // 17: a question put to a 2025-11-25 session's client is recorded when it is asked, so that only an answer to a
+  // question still open in its session is ever written (mcp_answers kept whatever looked like one, 4 MiB at a time),
+  // and open questions can be counted per person. `answer` is null until the client answers. Answers in flight
+  // when this runs are dropped with mcp_answers: their questions lived in the processes the upgrade restarts.
+  `
+  DROP TABLE IF EXISTS mcp_answers;
+  CREATE TABLE IF NOT EXISTS mcp_questions (
+    question_id TEXT PRIMARY KEY,
+    session_hash BLOB NOT NULL,
+    person_id TEXT NOT NULL,
+    answer TEXT,
+    expires_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS mcp_questions_by_person ON mcp_questions(person_id, expires_at);
+  CREATE INDEX IF NOT EXISTS mcp_questions_by_expiry ON mcp_questions(expires_at);
+  `,
+  // 18: an idempotency claim is held for seconds past its process's last hold (epoch ms), so a retry after a crash
+  // takes over the claim of a dead process at once instead of after five minutes. Claims made before this keep
+  // those five minutes: their calls still save the answer apart from the write.
+  `
+  ALTER TABLE idempotency ADD COLUMN held_until INTEGER NOT NULL DEFAULT 0;
+  UPDATE idempotency SET held_until = created_at + 300000 WHERE status IS NULL;
+  `,
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Person } from '../../../src/store/ports.js';
 import { at, DAY_MS, HOUR_MS, MINUTE, storeUnderTest, T0, type OpenStore } from './fixtures.js';
 
@@ -30,6 +30,69 @@ export function sessions(open: OpenStore): void {
         await s.store.webSessions.remove(other);
         expect(await signedIn(other)).toBe(false);
         await expect(s.store.webSessions.remove(hash())).resolves.toBeUndefined();
+      });
+    });
+
+    describe('questions put to MCP 2025-11-25 sessions', () => {
+      const session = hash();
+      const question = (questionId: string, personId = 'person-1', expiresAt = at(10 * MINUTE), sessionHash = session) =>
+        ({ sessionHash, questionId, personId, expiresAt });
+
+      it("records a person's open questions up to the cap, whatever the session, not counting expired ones", async () => {
+        const q = s.store.mcpSessions;
+        expect(await q.ask(question('q1'), 2, T0)).toBe(true);
+        expect(await q.ask(question('q2', 'person-1', at(MINUTE), hash()), 2, T0)).toBe(true);
+        expect(await q.ask(question('q3'), 2, T0)).toBe(false);
+        expect(await q.ask(question('q4', 'person-2'), 2, T0)).toBe(true);
+        // q2 expired: it counts no more, and the question refused at the cap was never recorded.
+        expect(await q.ask(question('q3'), 2, at(MINUTE))).toBe(true);
+        expect(await q.answer(session, 'q3', '{"a":3}', at(MINUTE))).toBe(true);
+        expect(await q.ask(question('q5'), 2, at(MINUTE))).toBe(false);
+      });
+
+      it('fills in only the answer of a question open in its session, once, and gives it once', async () => {
+        const q = s.store.mcpSessions;
+        await q.ask(question('q1'), 5, T0);
+        await q.ask(question('q2'), 5, T0);
+        expect(await q.answer(session, 'never-asked', '{}', T0)).toBe(false);
+        expect(await q.answer(hash(), 'q1', '{}', T0)).toBe(false);
+        expect(await q.answer(session, 'q1', '{"first":true}', T0)).toBe(true);
+        expect(await q.answer(session, 'q1', '{"second":true}', T0)).toBe(false);
+        expect(await q.answer(session, 'q2', '{}', at(10 * MINUTE))).toBe(false);
+        expect(await q.takeAnswers(['q1', 'q2', 'never-asked'])).toEqual([{ sessionHash: session, questionId: 'q1', answer: '{"first":true}' }]);
+        expect(await q.takeAnswers(['q1', 'q2'])).toEqual([]);
+        expect(await q.answer(session, 'q1', '{"again":true}', T0)).toBe(false);
+        expect(await q.takeAnswers([])).toEqual([]);
+      });
+
+      it('refuses an answer to a withdrawn question, and forgets one answered before it was withdrawn', async () => {
+        const q = s.store.mcpSessions;
+        await q.ask(question('q1'), 1, T0);
+        await q.withdraw(session, 'q1');
+        expect(await q.answer(session, 'q1', '{}', T0)).toBe(false);
+        await q.ask(question('q2'), 1, T0);
+        await q.answer(session, 'q2', '{}', T0);
+        await q.withdraw(session, 'q2');
+        expect(await q.takeAnswers(['q2'])).toEqual([]);
+        expect(await q.ask(question('q3'), 1, T0)).toBe(true);
+      });
+
+      it('tells every watch when an answer is filled in, and a stopped one no more', async () => {
+        const q = s.store.mcpSessions;
+        const told = [vi.fn(), vi.fn()];
+        const stop = told.map((listener) => q.watchAnswers(listener));
+        await q.ask(question('q1'), 5, T0);
+        await q.ask(question('q2'), 5, T0);
+        await q.answer(session, 'q1', '{}', T0);
+        await vi.waitFor(() => expect(told[0]).toHaveBeenCalled());
+        await vi.waitFor(() => expect(told[1]).toHaveBeenCalled());
+        stop[1]!();
+        told[1]!.mockClear();
+        const before = told[0]!.mock.calls.length;
+        await q.answer(session, 'q2', '{}', T0);
+        await vi.waitFor(() => expect(told[0]!.mock.calls.length).toBeGreaterThan(before));
+        expect(told[1]).not.toHaveBeenCalled();
+        stop[0]!();
       });
     });
 
