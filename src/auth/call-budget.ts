@@ -3,7 +3,7 @@ import type { WindowAnswer } from '../support/rate-limiter.js';
 /**
  * Calls per minute, counted per person (or per client address before sign-in) in a sliding minute: at most the
  * limit in any 60 seconds. One budget is shared by the HTTP API, the MCP endpoint and the web app, so a person
- * has one allowance.
+ * has one allowance. A JSON-RPC batch on /mcp costs one call per request in it (Gate.countBatch).
  */
 export const CALL_WINDOW_MS = 60_000;
 

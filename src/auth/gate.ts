@@ -5,7 +5,7 @@ import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { callerOfAccessToken, isAccessToken, type OAuthAccess } from './access-tokens.js';
 import { protectedResource } from './protected-resource.js';
-import { CALL_WINDOW_MS, rateLimitHeaders } from './call-budget.js';
+import { CALL_WINDOW_MS, rateLimitHeaders, type BudgetAnswer } from './call-budget.js';
 import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { addressGroup } from '../support/address-group.js';
@@ -29,6 +29,12 @@ export interface Gate {
   admitMcp(req: IncomingMessage, res: ServerResponse): Promise<() => McpCaller>;
   /** Takes one call from a signed-in person's budget (the web app shares it), setting the same headers. */
   count(res: ServerResponse, personId: string): Promise<void>;
+  /**
+   * A JSON-RPC batch of `requests` requests on /mcp costs one call each. admitMcp took the first before the body
+   * was read; this takes the rest from the person's budget, all or none, setting the same headers, and throws 429
+   * `rate_limited` when they are not all left (so the batch runs whole or not at all).
+   */
+  countBatch(res: ServerResponse, personId: string, requests: number): Promise<void>;
   /** Takes one call from the client address's budget (costly pages nobody signs in for, like QR codes). */
   countAddress(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /**
@@ -64,9 +70,14 @@ export function createGate(deps: {
   /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
   async function take(res: ServerResponse, key: string, now: Date): Promise<void> {
     const answer = await rates.take(key, (await store.settings.limits()).callsPerMinute, CALL_WINDOW_MS, now.getTime());
+    answerWith(res, answer, 'Too many calls');
+  }
+
+  /** Sets the RateLimit headers of `answer`; throws 429 `rate_limited`, its detail starting `why`, when refused. */
+  function answerWith(res: ServerResponse, answer: BudgetAnswer, why: string): void {
     for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
     if (!answer.allowed) {
-      throw apiError.rateLimited(`Too many calls; wait ${count(answer.resetSeconds, 'second')}.`, null, answer.resetSeconds);
+      throw apiError.rateLimited(`${why}; wait ${count(answer.resetSeconds, 'second')}.`, null, answer.resetSeconds);
     }
   }
 
@@ -117,6 +128,12 @@ export function createGate(deps: {
     count(res, personId) {
       noteCaller(res, personId);
       return take(res, `calls:person:${personId}`, clock.now());
+    },
+    async countBatch(res, personId, requests) {
+      if (requests <= 1) return;
+      const limit = (await store.settings.limits()).callsPerMinute;
+      const answer = await rates.takeMany(`calls:person:${personId}`, limit, requests - 1, CALL_WINDOW_MS, clock.now().getTime());
+      answerWith(res, answer, `Too many calls for a batch of ${requests} requests, which costs one call each`);
     },
     countAddress(req, res) {
       return take(res, `calls:address:${addressKey(req)}`, clock.now());

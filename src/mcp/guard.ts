@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rpcError } from './rpc-error.js';
+import { clipped } from '../shared/words.js';
 
 /** Hostnames that always mean this machine; a DNS-rebinding page cannot make a browser send them as its Host. */
 const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -50,10 +51,10 @@ export function mcpGuard(publicUrl: string, allowedOrigins: readonly string[]) {
       }
       const host = hostOf(req.headers.host);
       if (host === null || !hosts.includes(host)) {
-        return refuse(res, `Forbidden: this server's PUBLIC_URL is ${publicUrl}, but the request was sent to Host ${JSON.stringify(req.headers.host ?? '')}. Connect to ${publicUrl}/mcp, or set PUBLIC_URL to the address clients use.`);
+        return refuse(res, `Forbidden: this server's PUBLIC_URL is ${publicUrl}, but the request was sent to Host ${JSON.stringify(clipped(req.headers.host ?? ''))}. Connect to ${publicUrl}/mcp, or set PUBLIC_URL to the address clients use.`);
       }
       if (origin !== undefined && !origins.has(origin)) {
-        return refuse(res, `Forbidden: the Origin ${JSON.stringify(origin)} is not allowed; it must be ${own.origin} or one listed in ALLOWED_ORIGINS.`);
+        return refuse(res, `Forbidden: the Origin ${JSON.stringify(clipped(origin))} is not allowed; it must be ${own.origin} or one listed in ALLOWED_ORIGINS.`);
       }
       return false;
     },

@@ -16,6 +16,7 @@ import { ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { checkNesting } from '../tools/prepare-call.js';
+import { MAX_BATCH_MESSAGES, requestsIn } from './batches.js';
 import { fastAnswer } from './fast-path.js';
 import { mcpOperationOf } from './operation-name.js';
 import { processLog } from '../observability/logger.js';
@@ -88,6 +89,9 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
     if (hasInexactId(body)) {
       return rpcError(res, 400, -32600, 'Invalid Request: a numeric id must be a whole number between -(2^53 - 1) and 2^53 - 1, which JSON numbers keep exactly; send a larger one as a string.');
     }
+    if (Array.isArray(body) && body.length > MAX_BATCH_MESSAGES) {
+      return rpcError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the rest in another.`);
+    }
     noteOperation(res, mcpOperationOf(req.method, body));
     // Before the person agreed to the terms, only a client that can send them to /welcome goes on (first-step.ts).
     const { firstStep, caller } = mcpCaller;
@@ -113,7 +117,18 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       return void res.end(fast);
     }
     const request = await toWebRequest(req, body);
-    if (await isLegacyRequest(request, body)) return legacy.handle(request, res, auth, body);
+    if (await isLegacyRequest(request, body)) {
+      // The gate took one call for the POST; a batch (2025-11-25 only: the SDK refuses one on the modern leg) costs
+      // one per request, taken whole before any of them runs.
+      if (Array.isArray(body)) {
+        try {
+          await gate.countBatch(res, caller.personId, requestsIn(body));
+        } catch (error) {
+          return sendProblem(res, error, ctx.config.publicUrl);
+        }
+      }
+      return legacy.handle(request, res, auth, body);
+    }
     await sendWebResponse(res, await modern.fetch(request, { authInfo: auth, parsedBody: body }));
   }
 

@@ -1,3 +1,5 @@
+import { clipped } from '../shared/words.js';
+
 /**
  * Redirect URIs (RFC 6749 §3.1.2, RFC 8252 §7, OAuth 2.1 §2.3.1). A client may register https addresses, http
  * addresses on a loopback host (an app on the person's computer), and private-use schemes (`cursor://…`).
@@ -33,16 +35,16 @@ export function isLoopback(url: URL): boolean {
 export function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== 'string') return 'Each redirect URI must be a string.';
   const url = parse(uri);
-  if (!url) return `${JSON.stringify(uri.slice(0, 100))} is not an absolute URI.`;
-  if (url.hash !== '' || uri.includes('#')) return `${uri} has a fragment, which redirect URIs must not have.`;
-  if (url.username !== '' || url.password !== '') return `${uri} carries credentials.`;
+  if (!url) return `${JSON.stringify(clipped(uri))} is not an absolute URI.`;
+  if (url.hash !== '' || uri.includes('#')) return `${clipped(uri)} has a fragment, which redirect URIs must not have.`;
+  if (url.username !== '' || url.password !== '') return `${clipped(uri)} carries credentials.`;
   if (NEVER_SCHEMES.has(url.protocol) || NEVER_SCHEME_PREFIXES.some((p) => url.protocol.startsWith(p))) {
     return `${url.protocol} redirect URIs are not allowed.`;
   }
   if (url.protocol === 'http:' && !isLoopback(url)) {
-    return `${uri} is plain http on a host other than localhost, 127.0.0.1 or [::1]; use https.`;
+    return `${clipped(uri)} is plain http on a host other than localhost, 127.0.0.1 or [::1]; use https.`;
   }
-  if ((url.protocol === 'https:' || url.protocol === 'http:') && url.hostname === '') return `${uri} has no host.`;
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && url.hostname === '') return `${clipped(uri)} has no host.`;
   return null;
 }
 

@@ -12,3 +12,35 @@ export function timeToWait(seconds: number): string {
   if (seconds < 7_200) return count(Math.ceil(seconds / 60), 'minute');
   return count(Math.ceil(seconds / 3_600), 'hour');
 }
+
+/** The most characters of anything a caller sent that a message quotes. */
+export const QUOTE_MAX = 40;
+
+/**
+ * What a message quotes of something a caller sent: the text, or its first `max` characters and "…" when it is
+ * longer. Counted in code points, so a character outside the BMP is never cut in half. A message is stored
+ * (an idempotent answer, each failed item of createLinks) and logged, so quoting input whole would let a caller
+ * make the service keep whatever they send, as often as they repeat it.
+ */
+export function clipped(text: string, max = QUOTE_MAX): string {
+  if (text.length <= max) return text;
+  let kept = 0;
+  let end = 0;
+  for (const point of text) {
+    if (kept === max) return `${text.slice(0, end)}…`;
+    kept += 1;
+    end += point.length;
+  }
+  return text;
+}
+
+/**
+ * A few of a caller's values for a message, each clipped: "a", "a and b", "a, b and c", or past `few`, "a, b, c and
+ * 4 more". A request may carry thousands (unknown params, scopes); a message names enough to find them.
+ */
+export function someOf(values: readonly string[], few = 3): string {
+  const named = values.slice(0, few).map((value) => clipped(value));
+  const rest = values.length - named.length;
+  if (rest > 0) return `${named.join(', ')} and ${rest} more`;
+  return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+}

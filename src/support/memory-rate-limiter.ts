@@ -12,6 +12,7 @@ export function memoryRateLimiter(): RateLimiter {
   const streaks = new FailureStreaks();
   return {
     take: async (key, limit, windowMs, nowMs) => log.take(key, limit, windowMs, nowMs),
+    takeMany: async (key, limit, calls, windowMs, nowMs) => log.takeMany(key, limit, calls, windowMs, nowMs),
     peek: async (key, limit, windowMs, nowMs) => log.peek(key, limit, windowMs, nowMs),
     takeAll: async (keys, windowMs, nowMs) => log.takeAll(keys, windowMs, nowMs),
     startAttempt: async (keys, rule, nowMs) => streaks.startAttempt(keys, rule, nowMs),

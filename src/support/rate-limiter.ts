@@ -13,6 +13,12 @@
 export interface RateLimiter {
   /** Uses one of `key`'s `limit` calls in the window when one is left. */
   take(key: string, limit: number, windowMs: number, nowMs: number): Promise<WindowAnswer>;
+  /**
+   * Uses `calls` of `key`'s calls in the window when that many are left, else none (a JSON-RPC batch runs whole or
+   * not at all). A refusal's `resetSeconds` is when that many will be left (never, for more than `limit`: then
+   * when the window empties); `remaining` is what is left either way.
+   */
+  takeMany(key: string, limit: number, calls: number, windowMs: number, nowMs: number): Promise<WindowAnswer>;
   /** The key's allowance as it stands (`allowed`: whether a take would be), using nothing. */
   peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<WindowAnswer>;
   /**

@@ -26,6 +26,18 @@ export class SlidingLog {
     return windowAnswer(allowed, limit, ring.size, ring.oldest(), windowMs, nowMs);
   }
 
+  takeMany(key: string, limit: number, calls: number, windowMs: number, nowMs: number): WindowAnswer {
+    this.sweep(nowMs);
+    const ring = this.current(key, limit, windowMs, nowMs, true)!;
+    if (ring.size + calls > limit) {
+      // They fit once no more than `limit - calls` are counted: when the one before the newest of those leaves.
+      const deciding = ring.size === 0 ? 0 : ring.at(Math.min(ring.size - 1, ring.size - limit + calls - 1));
+      return windowAnswer(false, limit, ring.size, deciding, windowMs, nowMs);
+    }
+    for (let i = 0; i < calls; i++) ring.push(nowMs, limit);
+    return windowAnswer(true, limit, ring.size, ring.oldest(), windowMs, nowMs);
+  }
+
   peek(key: string, limit: number, windowMs: number, nowMs: number): WindowAnswer {
     const ring = this.current(key, limit, windowMs, nowMs, false);
     const counted = ring?.size ?? 0;

@@ -20,6 +20,11 @@ export class TimeRing {
     return this.times[this.head]!;
   }
 
+  /** The `index`-th oldest time kept, from 0 (only when `index` < `size`). */
+  at(index: number): number {
+    return this.times[(this.head + index) % this.times.length]!;
+  }
+
   newest(): number {
     return this.times[(this.head + this.size - 1) % this.times.length]!;
   }

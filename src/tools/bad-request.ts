@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { apiError, type ApiError } from '../errors.js';
-import { count } from '../shared/words.js';
+import { clipped, count, someOf } from '../shared/words.js';
 
 /**
  * Our words for the faults a person makes most, read after the param's name ("reason is required."), where zod's
@@ -30,8 +30,8 @@ export function parseParams<S extends z.ZodType>(schema: S, value: unknown, pref
 export function fieldOf(error: z.ZodError, prefix = ''): string | null {
   const issue = error.issues[0];
   if (!issue) return null;
-  // An unknown param is reported on its parent; name the param itself.
-  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  // An unknown param is reported on its parent; name the param itself (its name cut short: it is the caller's).
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, clipped(issue.keys[0] ?? '')] : issue.path;
   const text = path
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
     .join('');
@@ -44,8 +44,15 @@ function badRequest(error: z.ZodError, prefix: string): ApiError {
   const field = fieldOf(error, prefix);
   const issue = error.issues[0];
   // Our own words read as a sentence about the param ("team is required."); zod's follow its name and a colon.
-  const own = issue?.code === 'unrecognized_keys' ? 'is not a known param' : issue?.message.startsWith('is ') ? issue.message : null;
+  const own = issue?.code === 'unrecognized_keys' ? unknownWords(issue.keys) : issue?.message.startsWith('is ') ? issue.message : null;
   const what = own ?? issue?.message ?? 'is malformed';
   const detail = field === null ? `The body ${what}.` : own === null ? `${field}: ${what}.` : `${field} ${what}.`;
   return apiError.badRequest(detail.replace(/\.\.$/, '.'), field);
+}
+
+/** What follows the first unknown param's name: the next few by name, each cut short (a body may hold thousands). */
+function unknownWords(keys: readonly string[]): string {
+  const others = keys.slice(1);
+  if (others.length === 0) return 'is not a known param';
+  return `is not a known param, and neither ${others.length === 1 ? 'is' : 'are'} ${someOf(others)}`;
 }

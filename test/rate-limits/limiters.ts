@@ -47,6 +47,7 @@ function takingTurns(stores: Store[], remove: () => void): LimiterUnderTest {
   const next = () => stores[turn++ % stores.length]!.rates;
   const limiter: RateLimiter = {
     take: (...args) => next().take(...args),
+    takeMany: (...args) => next().takeMany(...args),
     peek: (...args) => next().peek(...args),
     takeAll: (...args) => next().takeAll(...args),
     startAttempt: (...args) => next().startAttempt(...args),

@@ -85,6 +85,26 @@ describe.each(LIMITERS)('the sliding window, %s', (name, make) => {
     expect(taken.map((answer) => [answer.allowed, answer.remaining])).toEqual([[true, 4], [true, 0]]);
   });
 
+  it('takes several calls of a key at once or none (takeMany), naming when that many will be left', async () => {
+    for (let second = 0; second < 6; second++) await limiter().take('k', 10, MINUTE, second * SECOND);
+    // 6 counted, 4 left: 6 more do not fit and use nothing; they fit once the calls at 0 s and 1 s left.
+    expect(await limiter().takeMany('k', 10, 6, MINUTE, 10 * SECOND)).toEqual({ allowed: false, limit: 10, remaining: 4, resetSeconds: 51 });
+    expect(await limiter().takeMany('k', 10, 4, MINUTE, 10 * SECOND)).toEqual({ allowed: true, limit: 10, remaining: 0, resetSeconds: 50 });
+    expect(await limiter().peek('k', 10, MINUTE, 10 * SECOND)).toEqual({ allowed: false, limit: 10, remaining: 0, resetSeconds: 50 });
+    // More than the limit never fit: named is when the window empties, 60 s after the newest (at 10 s).
+    expect(await limiter().takeMany('k', 10, 11, MINUTE, 10 * SECOND)).toEqual({ allowed: false, limit: 10, remaining: 0, resetSeconds: 60 });
+    expect(await limiter().takeMany('empty', 2, 3, MINUTE, 0)).toEqual({ allowed: false, limit: 2, remaining: 2, resetSeconds: 60 });
+    expect(await limiter().takeMany('empty', 3, 3, MINUTE, 0)).toEqual({ allowed: true, limit: 3, remaining: 0, resetSeconds: 60 });
+    // The calls taken count as single takes do: the next take of the key sees them.
+    expect(await limiter().take('k', 10, MINUTE, 60 * SECOND)).toEqual({ allowed: true, limit: 10, remaining: 0, resetSeconds: 1 });
+  });
+
+  it('gives takes of several calls made at once from one key exactly the limit between them, whole', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => limiter().takeMany('m', 10, 3, MINUTE, 0)));
+    expect(answers.filter((answer) => answer.allowed)).toHaveLength(3);
+    expect(await limiter().peek('m', 10, MINUTE, 0)).toEqual({ allowed: true, limit: 10, remaining: 1, resetSeconds: 60 });
+  });
+
   it('answers takes made at once from one key as if made one after another, and lets exactly the limit through', async () => {
     await limiter().take('k', 5, MINUTE, 0);
     const answers = await Promise.all(Array.from({ length: 12 }, () => limiter().take('k', 5, MINUTE, 10 * SECOND)));

@@ -102,6 +102,29 @@ export function rateOperations() {
       }
     },
 
+    /**
+     * `calls` takes of one key, all or none (RateLimiter.takeMany). Like takeAll it takes no lock: adding the calls
+     * checks that nobody took from the key since it was read, and when somebody did, it reads again.
+     */
+    *takeMany(key: string, limit: number, calls: number, windowMs: number, nowMs: number): Op<WindowAnswer> {
+      for (;;) {
+        const { counted, decidingUntil, last } = yield* windowOf(key, limit, nowMs);
+        if (counted + calls > limit) {
+          // They fit once no more than `limit - calls` are counted: when the one before the newest of those leaves
+          // (the newest itself for more calls than the limit). Read apart, so a sweep may have taken it: the oldest.
+          const fits = counted === 0 ? null : yield* q.nthNewestCall(key, Math.max(0, limit - calls));
+          return windowAnswer(false, limit, counted, (fits?.until ?? decidingUntil) - windowMs, windowMs, nowMs);
+        }
+        const until = Math.max(nowMs + windowMs, last?.until ?? 0);
+        const first = (last?.seq ?? 0) + 1;
+        const added = Array.from({ length: calls }, (_, i): CallOf => ({ key, until, seq: first + i }));
+        if (yield* q.addCalls(added, [{ key, newest: last }])) {
+          // With none counted before, the first call just added is the oldest, so it decides.
+          return windowAnswer(true, limit, counted + calls, (counted > 0 ? decidingUntil : until) - windowMs, windowMs, nowMs);
+        }
+      }
+    },
+
     *startAttempt(keys: readonly string[], rule: SlowdownRule, nowMs: number): Op<number> {
       yield* q.lockKeys(keys);
       const live = [];
@@ -146,6 +169,7 @@ export function rateStore(perform: PerformRate): RateStore {
   const takeAll = batchedTakes(perform(operations.takeAll, 'takes'));
   return {
     take: async (key, limit, windowMs, nowMs) => (await takeAll([[key, limit]], windowMs, nowMs))[0]!,
+    takeMany: perform(operations.takeMany, 'takes'),
     peek: perform(operations.peek, 'reads'),
     takeAll,
     startAttempt: perform(operations.startAttempt, 'writes'),

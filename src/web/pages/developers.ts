@@ -8,6 +8,7 @@ import { queryText, render, signedInOnly, text, texts, type PageDeps } from '../
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, checkbox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
+import { someOf } from '../../shared/words.js';
 import { newTokenCookie } from '../new-token-cookie.js';
 import { teamsOf } from '../teams-of.js';
 
@@ -112,7 +113,7 @@ ${scopeError ? html`<p class="error" id="scopes-error">${scopeError}</p>` : html
       const label = tokenLabelOf(draft.label!);
       if (label === null) draft.errors!.label = TOKEN_LABEL_RULE;
       const unknown = scopes.filter((s) => !OPERATIONS.includes(s));
-      if (unknown.length) draft.errors!.scopes = `Not an operation: ${unknown.join(', ')}.`;
+      if (unknown.length) draft.errors!.scopes = `Not an operation: ${someOf(unknown)}.`;
       if (!team || label === null || Object.keys(draft.errors!).length) return show(req, res, me, 400, draft);
 
       const input = { personId: me.person.id, teamId: team.id, label: label.label, scopes: scopes.length ? scopes : null, limited };
