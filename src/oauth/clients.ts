@@ -5,8 +5,9 @@ import type { OAuthClient, SettingsStore, OAuthStore } from '../store/ports.js';
 import type { RateLimiter } from '../support/rate-limiter.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { Clock } from '../shared/clock.js';
-import { isMetadataDocumentId, MetadataDocumentError, type MetadataDocuments } from './metadata-documents.js';
-import { DOCUMENT_FAILURE_MEMORY_MS, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE, DOCUMENT_FETCHES_PER_MINUTE, DOCUMENTS_IN_MEMORY } from './lifetimes-and-limits.js';
+import { isMetadataDocumentId, MetadataDocumentError, type FetchedClient, type MetadataDocuments } from './metadata-documents.js';
+import { DOCUMENT_FAILURE_MEMORY_MS, DOCUMENTS_IN_MEMORY } from './lifetimes-and-limits.js';
+import { fetchAllowances } from './fetch-allowances.js';
 import { sha256 } from '../auth/secrets.js';
 import { setRetryAfter } from '../http/retry-after.js';
 import { count } from '../shared/words.js';
@@ -14,23 +15,23 @@ import { count } from '../shared/words.js';
 /** An unknown, unfetchable or refused client: every endpoint answers it as `invalid_client`. */
 export class UnknownClient extends Error {}
 
-/** A metadata document would have to be fetched, but this address (or everyone) fetched too many this minute. */
+/** A metadata document would have to be fetched, but an allowance it counts in is used up (see fetch-allowances.ts). */
 export class TooManyFetches extends Error {
   constructor(readonly retryAfter: number) {
     super(`Too many client metadata documents were fetched; retry in ${count(retryAfter, 'second')}.`);
   }
 }
 
-const MINUTE_MS = 60_000;
 const FAILURES_IN_MEMORY = 1_000;
 
 /**
  * Finds the client a request names: a registration (`oc_…`), or a client ID metadata document.
  *
  * Anyone can name any https URL as a client_id, so fetching documents is kept cheap for us and useless as a
- * weapon: concurrent requests for one client_id share one fetch; an id no fetch could accept costs nothing; a
- * refused or unfetchable document is answered from memory for a minute; fetches are limited per client address
- * (an IPv6 one by its /64) and in all (20 and 600 a minute); and a
+ * weapon, and fetches that fail cannot starve those that work: concurrent requests for one client_id share one
+ * fetch; an id no fetch could accept costs nothing; a refused or unfetchable document, and every client_id on a host
+ * that could not be reached, is answered from memory for a minute; fetches count in the allowances of
+ * fetch-allowances.ts (per network, per host, and apart for known clients, new ones and failing hosts); and a
  * fetched document is kept in a bounded in-memory cache only. It is stored as a row when a person approves the
  * client (`keep`), and that row is refreshed when the document is fetched again after its max-age.
  */
@@ -39,6 +40,8 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
   const now = () => clock.now().getTime();
   const memory = new LruCache<OAuthClient>(DOCUMENTS_IN_MEMORY, { now });
   const failures = new LruCache<string>(FAILURES_IN_MEMORY, { ttlMs: DOCUMENT_FAILURE_MEMORY_MS, now });
+  const unreachableHosts = new LruCache<string>(FAILURES_IN_MEMORY, { ttlMs: DOCUMENT_FAILURE_MEMORY_MS, now });
+  const allowances = fetchAllowances(deps.rates);
   const inFlight = new Map<string, Promise<OAuthClient>>();
 
   const isFresh = (client: OAuthClient, now: number) => client.freshUntil !== null && Date.parse(client.freshUntil) > now;
@@ -50,22 +53,29 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
     throw new UnknownClient(error.message);
   }
 
-  async function fetchDocument(clientId: string, stored: boolean, blocked: ReadonlySet<string>): Promise<OAuthClient> {
+  async function fetchDocument(clientId: string, host: string, stored: boolean, blocked: ReadonlySet<string>): Promise<OAuthClient> {
+    let fetched: FetchedClient;
     try {
-      const fetched = await documents.fetch(clientId, blocked);
-      const at = clock.now();
-      const freshUntil = new Date(at.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
-      const { name, redirectUris, metadata } = fetched;
-      const client: OAuthClient = stored
-        ? await oauth.saveMetadataDocument({ id: clientId, name, redirectUris, metadata, freshUntil }, at)
-        : { id: clientId, kind: 'metadata_document', secretHash: null, name, redirectUris, metadata, createdAt: at.toISOString(), freshUntil };
-      failures.delete(clientId);
-      // Served from memory until the document's max-age runs out.
-      memory.set(clientId, client, Date.parse(freshUntil) - now());
-      return client;
+      fetched = await documents.fetch(clientId, blocked);
     } catch (error) {
+      if (error instanceof MetadataDocumentError) {
+        // Another document of a host that could not be reached would fail alike: answered from memory too.
+        if (error.ofHost) unreachableHosts.set(host, error.message);
+        await allowances.failed(host, now());
+      }
       return refused(clientId, error);
     }
+    await allowances.served(clientId, host, now());
+    const at = clock.now();
+    const freshUntil = new Date(at.getTime() + fetched.maxAgeSeconds * 1000).toISOString();
+    const { name, redirectUris, metadata } = fetched;
+    const client: OAuthClient = stored
+      ? await oauth.saveMetadataDocument({ id: clientId, name, redirectUris, metadata, freshUntil }, at)
+      : { id: clientId, kind: 'metadata_document', secretHash: null, name, redirectUris, metadata, createdAt: at.toISOString(), freshUntil };
+    failures.delete(clientId);
+    // Served from memory until the document's max-age runs out.
+    memory.set(clientId, client, Date.parse(freshUntil) - now());
+    return client;
   }
 
   /**
@@ -90,30 +100,34 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
     if (failed !== undefined) throw new UnknownClient(failed);
     const running = inFlight.get(clientId);
     if (running) return running;
+    // Concurrent requests for one client share its allowance as they share its fetch (the first one's network pays).
+    const fetching = allowedFetch(clientId, kept, from, at).finally(() => inFlight.delete(clientId));
+    inFlight.set(clientId, fetching);
+    return fetching;
+  }
+
+  /** Fetches the document at `clientId` if its allowances let it (see fetch-allowances.ts). */
+  async function allowedFetch(clientId: string, kept: OAuthClient | null, from: string | null, at: number): Promise<OAuthClient> {
     // An id no fetch could accept (not https, a private or blocked host ...) is refused before it costs an allowance,
     // so junk ids cannot use up everyone's.
     const blocked = await settings.blockedDomains();
+    let host: string;
     try {
-      documents.check(clientId, blocked);
+      host = documents.check(clientId, blocked);
     } catch (error) {
-      refused(clientId, error);
+      return refused(clientId, error);
     }
-    // Fetches per client address and in all, in any minute on the service's clock. Both are taken or neither, so
-    // a refused fetch costs the address nothing.
-    const allowances = [[`documents:address:${from ?? 'internal'}`, DOCUMENT_FETCHES_PER_ADDRESS_PER_MINUTE], ['documents:all', DOCUMENT_FETCHES_PER_MINUTE]] as const;
-    const limited = (await deps.rates.takeAll(allowances, MINUTE_MS, at)).find((answer) => !answer.allowed);
+    const unreachable = unreachableHosts.get(host);
+    if (unreachable !== undefined) throw new UnknownClient(unreachable);
+    const approved = kept !== null && kept.kind === 'metadata_document';
+    const limited = await allowances.take({ clientId, host, from, approved }, at);
     if (limited) {
       // A client a person approved goes on with its stored copy past its max-age: whoever runs the fetches up
       // cannot sign connected assistants out.
-      if (kept && kept.kind === 'metadata_document') return kept;
+      if (approved) return kept;
       throw new TooManyFetches(limited.resetSeconds);
     }
-    // A request for the same client may have started fetching while this one waited for its allowance.
-    const started = inFlight.get(clientId);
-    if (started) return started;
-    const fetching = fetchDocument(clientId, kept !== null, blocked).finally(() => inFlight.delete(clientId));
-    inFlight.set(clientId, fetching);
-    return fetching;
+    return fetchDocument(clientId, host, kept !== null, blocked);
   }
 
   return {

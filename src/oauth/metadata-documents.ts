@@ -38,7 +38,15 @@ export interface FetchedClient {
 }
 
 /** Why a metadata document was refused; the sentence names the rule, for the error answer. */
-export class MetadataDocumentError extends Error {}
+export class MetadataDocumentError extends Error {
+  /**
+   * @param ofHost the host itself failed (no address, a private one, no connection, too slow), so any document
+   *   there would: the failure may answer for every client_id on the host
+   */
+  constructor(message: string, readonly ofHost = false) {
+    super(message);
+  }
+}
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_BYTES = 16 * 1024;
@@ -56,7 +64,7 @@ export function metadataDocuments(options: MetadataDocumentOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const resolve = options.resolve ?? resolveWith(dnsResolver({ servers: [], timeoutMs }));
-  const publicLookup = publicOnlyLookup(resolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`));
+  const publicLookup = publicOnlyLookup(resolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`, true));
 
   /** Checks the id's shape and its host's rules; returns it parsed. */
   function checkId(clientId: string, blocked: ReadonlySet<string>): URL {
@@ -95,9 +103,9 @@ export function metadataDocuments(options: MetadataDocumentOptions = {}) {
         settled = true;
         clearTimeout(timer);
         req.destroy();
-        reject(error instanceof MetadataDocumentError ? error : new MetadataDocumentError(`The metadata document could not be fetched: ${error.message}`));
+        reject(error instanceof MetadataDocumentError ? error : new MetadataDocumentError(`The metadata document could not be fetched: ${error.message}`, true));
       };
-      const timer = setTimeout(() => fail(new MetadataDocumentError('The metadata document took too long.')), timeoutMs);
+      const timer = setTimeout(() => fail(new MetadataDocumentError('The metadata document took too long.', true)), timeoutMs);
       const tooLarge = () => fail(new MetadataDocumentError(`The metadata document is over ${maxBytes} bytes.`));
       req.on('error', fail);
       req.on('response', (res) => {
@@ -122,9 +130,14 @@ export function metadataDocuments(options: MetadataDocumentOptions = {}) {
   }
 
   return {
-    /** Checks the id's shape and its host's rules without fetching; throws MetadataDocumentError naming what is wrong. */
-    check(clientId: string, blocked: ReadonlySet<string> = new Set()): void {
-      checkId(clientId, blocked);
+    /**
+     * Checks the id's shape and its host's rules without fetching; throws MetadataDocumentError naming what is
+     * wrong. Answers the host the fetch limits count it under: its name, whatever the port (a port is no other
+     * host). The test-only loopback stand-ins count by name and port, as each stands in for a host of its own.
+     */
+    check(clientId: string, blocked: ReadonlySet<string> = new Set()): string {
+      const url = checkId(clientId, blocked);
+      return url.protocol === 'http:' ? url.host : url.hostname;
     },
     /** Fetches and checks the document at `clientId`; throws MetadataDocumentError naming what is wrong. */
     async fetch(clientId: string, blocked: ReadonlySet<string> = new Set()): Promise<FetchedClient> {

@@ -222,21 +222,27 @@ export async function mcpStatus(server: TestServer, accessToken: string): Promis
   return res.status;
 }
 
-/** A loopback stand-in for the hosts of client ID metadata documents: routes by path, counting hits. */
+/** How a document stand-in answers a path. */
+export type DocumentRoute = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+
+/**
+ * A loopback stand-in for the hosts of client ID metadata documents: routes by path (the paths without a route by
+ * `fallback`, else 404), counting hits.
+ */
 export interface DocumentHost {
   base: string;
-  routes: Map<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>;
+  routes: Map<string, DocumentRoute>;
   hits: Map<string, number>;
   close(): Promise<void>;
 }
 
-export async function startDocumentHost(): Promise<DocumentHost> {
+export async function startDocumentHost(fallback?: DocumentRoute): Promise<DocumentHost> {
   const { createServer } = await import('node:http');
   const routes: DocumentHost['routes'] = new Map();
   const hits = new Map<string, number>();
   const host = createServer((req, res) => {
     hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
-    const route = routes.get(req.url!);
+    const route = routes.get(req.url!) ?? fallback;
     if (route) route(req, res);
     else res.writeHead(404).end();
   });
