@@ -11,6 +11,7 @@ const SQLITE_FILE_TESTS = [
   'test/e2e/cli.test.ts',
   'test/e2e/copy-database.test.ts',
   'test/e2e/crash.test.ts',
+  'test/e2e/disk-full.test.ts',
   'test/e2e/hardening.test.ts',
   'test/e2e/oauth-client-names.test.ts',
   'test/e2e/oauth.test.ts',

@@ -132,12 +132,30 @@ export function unlessApiError(error: unknown): null {
 
 /**
  * Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. Except the database out of
- * reach (restarting, the network cut, too busy to connect): that passes, so it is a 503 with a few seconds to wait.
+ * reach (restarting, the network cut, too busy to connect): that passes, so it is a 503 with a few seconds to wait;
+ * and the database unable to store (isStorageFailure: a full disk), a 503 with a minute to wait.
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isOutage(err)) return apiError.serviceUnavailable(OUTAGE, null, OUTAGE_RETRY_SECONDS);
+  if (isStorageFailure(err)) return apiError.serviceUnavailable(STORAGE_FAILURE, null, STORAGE_RETRY_SECONDS);
   return apiError.internalServerError();
+}
+
+const STORAGE_FAILURE = 'The service cannot store anything right now; retry in a minute.';
+/** A disk is freed by an operator, not in seconds: a minute keeps retries from adding load meanwhile. */
+const STORAGE_RETRY_SECONDS = 60;
+
+/**
+ * True for an error that says the database cannot store what it was given, whatever the request: its disk is full
+ * (SQLITE_FULL; ENOSPC; PostgreSQL's disk_full, 53100) or fails (SQLite's disk I/O errors, SQLITE_IOERR and its
+ * extended codes), or PostgreSQL lacks another resource (SQLSTATE class 53: out of memory, a configured limit), but
+ * too many connections (53300), which is an outage. Reads still work meanwhile; each such write answers 503.
+ */
+export function isStorageFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^SQLITE_(?:FULL|IOERR)/.test(code) || code === 'ENOSPC' || (code.startsWith('53') && code.length === 5 && code !== '53300');
 }
 
 const OUTAGE = 'The database cannot be reached right now; retry in a few seconds.';
@@ -175,6 +193,16 @@ export function isOutage(err: unknown): boolean {
  * (a plan gone wrong, a lock held too long) looks like as much as a frozen server. Logged as a fault, with its stack.
  */
 export function isTimeout(err: unknown): boolean {
-  if ((err as { code?: unknown } | null)?.code === 'SQLITE_BUSY') return true;
-  return err instanceof Error && PG_TIMEOUT.test(err.message);
+  const code = (err as { code?: unknown } | null)?.code;
+  // 55P03: a row lock not had within lock_timeout (store/postgres/database.ts).
+  if (code === 'SQLITE_BUSY' || code === '55P03') return true;
+  return isUnanswered(err);
+}
+
+/**
+ * A connection or a statement PostgreSQL gave no answer to in time (a new connection pg-pool gave up making
+ * included), as against one it answered with an error: what trips the stall guard (store/postgres/stall-guard.ts).
+ */
+export function isUnanswered(err: unknown): boolean {
+  return err instanceof Error && (PG_TIMEOUT.test(err.message) || err.message === 'Connection terminated due to connection timeout');
 }

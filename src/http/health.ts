@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiError } from '../errors.js';
+import { apiError, isStorageFailure } from '../errors.js';
 import { warnLine } from '../observability/logger.js';
+import { reasonOf } from '../observability/write-failures.js';
 import { sendJson, sendProblem } from './problem.js';
 
 /** How long /healthz waits for the database before answering 503; probes commonly give up after 1 to 5 s. */
@@ -22,24 +23,32 @@ export interface HealthOptions {
 }
 
 const OK = JSON.stringify({ status: 'ok' });
+const CANNOT_STORE = 'The service cannot store anything: its database reports its disk full or failing. Reads and redirects still answer.';
+
+/** The reason for the log (the driver's code and words), and whether it is the database unable to store writes. */
+interface Unready {
+  reason: string;
+  storage: boolean;
+}
 
 /**
  * `/healthz`, for load balancers, container runtimes and supervisors: 200 `{"status":"ok"}` while this process can
  * serve, 503 problem+json (`service_unavailable`, like every error of the service) while its database does not
- * answer, lacks migrations, or the process is closing. At most one database check runs at a time, and every
+ * answer, lacks migrations, cannot store writes (a full disk: the store's check tries one write while writes
+ * fail), or the process is closing. At most one database check runs at a time, and every
  * request that arrives meanwhile shares its answer, so probes (unauthenticated, not rate-limited) can never add
  * load on the database; each check is answered within the timeout, even when the database never answers. The
  * reason is logged when the answer turns to 503 and when it turns back, not at every probe.
  */
 export function createHealth({ ready, publicUrl, timeoutMs = HEALTH_TIMEOUT_MS, log = warnLine }: HealthOptions): Health {
   let closing = false;
-  let running: Promise<string | null> | null = null;
+  let running: Promise<Unready | null> | null = null;
   let down = false;
 
-  /** The reason the database cannot serve, or null when it can. */
-  const check = (): Promise<string | null> =>
+  /** Why the database cannot serve, or null when it can. */
+  const check = (): Promise<Unready | null> =>
     (running ??= within(timeoutMs, ready)
-      .then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)))
+      .then(() => null, (error: unknown) => ({ reason: reasonOf(error), storage: isStorageFailure(error) }))
       .finally(() => (running = null)));
 
   const unavailable = (res: ServerResponse, detail: string) => sendProblem(res, apiError.serviceUnavailable(detail), publicUrl);
@@ -51,11 +60,12 @@ export function createHealth({ ready, publicUrl, timeoutMs = HEALTH_TIMEOUT_MS, 
         return sendProblem(res, apiError.methodNotAllowed('The health check answers GET and HEAD.'), publicUrl);
       }
       if (closing) return unavailable(res, 'The service is shutting down.');
-      const reason = await check();
-      if (reason !== null && !down) log(`health: the database cannot serve (${reason}); /healthz answers 503`);
-      if (reason === null && down) log('health: the database serves again; /healthz answers 200');
-      down = reason !== null;
-      if (down) return unavailable(res, 'The service cannot reach its database.');
+      const unready = await check();
+      if (unready !== null && !down) log(`health: the database cannot serve (${unready.reason}); /healthz answers 503`);
+      if (unready === null && down) log('health: the database serves again; /healthz answers 200');
+      down = unready !== null;
+      if (unready?.storage) return unavailable(res, CANNOT_STORE);
+      if (unready) return unavailable(res, 'The service cannot reach its database.');
       sendJson(res, 200, OK);
     },
     closing() {

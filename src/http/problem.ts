@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { isOutage, isTimeout, toApiError, type ApiError } from '../errors.js';
+import { isOutage, isStorageFailure, isTimeout, toApiError, type ApiError } from '../errors.js';
 import { setRetryAfter } from './retry-after.js';
 import { processLog } from '../observability/logger.js';
+import { writeFailures } from '../observability/write-failures.js';
 
 /**
  * Sends any error as `application/problem+json`: an ApiError as itself, anything else as a 500 that shows
@@ -16,13 +17,15 @@ export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string
 /**
  * The ApiError to answer for `err`, once the log has what the operator must know: a fault of ours with its stack
  * (as `fault`); the database not answering in time with its stack too (a slow statement looks the same); the
- * database out of reach in a line without one (no fault of ours to trace, but to hear of).
+ * database out of reach in a line without one (no fault of ours to trace, but to hear of); the database unable to
+ * store (a full disk) told as one condition, once a minute (observability/write-failures.ts).
  */
 export function failureOf(err: unknown, context: Record<string, unknown> = {}, fault = 'Unexpected error'): ApiError {
   const error = toApiError(err);
   if (error.code === 'internal_server_error') processLog().error({ err, ...context }, fault);
   else if (isTimeout(err)) processLog().error({ err, ...context }, 'The database did not answer in time');
   else if (isOutage(err)) processLog().warn({ reason: (err as Error).message, ...context }, 'Database out of reach');
+  else if (isStorageFailure(err)) writeFailures.failed(err);
   return error;
 }
 

@@ -1,6 +1,8 @@
 import { utcDate } from '../domain/days.js';
 import type { ClickStore } from '../store/ports.js';
 import { processLog } from '../observability/logger.js';
+import { reasonOf, writeFailures } from '../observability/write-failures.js';
+import { isStorageFailure } from '../errors.js';
 
 const FLUSH_MS = 1000;
 
@@ -38,22 +40,41 @@ export class ClickCounter {
     return this.lastDay.text;
   }
 
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
+  /** Writes the counts so far; resolves to the error that kept them from being written (they are kept), if any. */
+  async flush(): Promise<unknown> {
+    if (this.pending.size === 0) return undefined;
     const batch = this.pending;
     this.pending = new Map();
     try {
       await this.clicks.add(batch);
+      writeFailures.stored();
+      return undefined;
     } catch (error) {
-      // Busy past the timeout (the CLI holds a long write): put the counts back for the next round.
+      // Busy past the timeout (the CLI holds a long write), or a full disk: put the counts back for the next round.
       for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
-      processLog().warn({ err: error }, 'Could not write click counts yet');
+      if (isStorageFailure(error)) writeFailures.failed(error);
+      else processLog().warn({ err: error }, 'Could not write click counts yet');
+      return error;
     }
   }
 
+  /**
+   * Stops the timer and writes what is counted. Counts that still cannot be written are lost with the process: the
+   * log's last word on them says how many, of how many links, and why (the process still exits 0: it stopped as
+   * asked, and counts are estimates; this line is what an operator must not miss).
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    const failure = await this.flush();
+    if (this.pending.size === 0) return;
+    let clicks = 0;
+    for (const days of this.pending.values()) for (const n of days.values()) clicks += n;
+    const links = this.pending.size;
+    const reason = reasonOf(failure);
+    processLog().error(
+      { clicks, links, reason },
+      `closing: ${clicks} ${clicks === 1 ? 'click' : 'clicks'} counted on ${links} ${links === 1 ? 'link' : 'links'} could not be written (${reason}); they are lost`,
+    );
   }
 
   private merge(linkId: string, day: string, n: number): void {

@@ -1,4 +1,6 @@
+import { isStorageFailure } from '../errors.js';
 import { processLog } from '../observability/logger.js';
+import { writeFailures } from '../observability/write-failures.js';
 
 /** A grant's last use is written at most once a minute: assistants call often, the assistants page shows minutes. */
 const TOUCH_EVERY_MS = 60_000;
@@ -18,7 +20,8 @@ export function throttledGrantTouches(write: (grantId: string, at: Date) => unkn
         await write(grantId, now);
       } catch (error) {
         touched.delete(grantId);
-        processLog().warn({ err: error }, 'Could not record assistant use yet');
+        if (isStorageFailure(error)) writeFailures.failed(error);
+        else processLog().warn({ err: error }, 'Could not record assistant use yet');
       }
     },
     /** A revoked grant's entry goes with it. */

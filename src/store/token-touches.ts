@@ -1,4 +1,6 @@
+import { isStorageFailure } from '../errors.js';
 import { processLog } from '../observability/logger.js';
+import { writeFailures } from '../observability/write-failures.js';
 
 /**
  * Tokens' last-used times, kept in memory and written in batches by either adapter: writing on every API call
@@ -32,7 +34,8 @@ export function batchedTouches(
     } catch (error) {
       // Busy or unreachable database: keep the times and try again next round.
       for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);
-      processLog().warn({ err: error }, 'Could not record token use yet');
+      if (isStorageFailure(error)) writeFailures.failed(error);
+      else processLog().warn({ err: error }, 'Could not record token use yet');
     }
   }
 
