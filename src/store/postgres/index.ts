@@ -23,19 +23,20 @@ import { pgTokens } from './tokens.js';
 import { pgWebSessions } from './web-sessions.js';
 
 /**
- * The PostgreSQL adapter of the store, for many processes on many machines: a pool of connections, migrations
+ * The PostgreSQL adapter of the store, for many processes on many machines: two pools of connections (the reserved
+ * share for the short reads on every request's path, the ordinary share for the rest: database.ts), migrations
  * applied on open (once, however many processes start together), and one listening connection for StoreChanges.
  */
 export async function openPostgresStore(url: string, random: Random = cryptoRandom): Promise<Store> {
   const db = await openDatabase(url);
   let changes: PgChanges;
   try {
-    changes = await PgChanges.start(url, db.pool);
+    changes = await PgChanges.start(url, db.reserved);
   } catch (error) {
     await db.close();
     throw error;
   }
-  const { pool } = db;
+  const { pool, reserved } = db;
   const perform = pgOperations(pool, changes);
   const settings = pgSettings(pool, changes);
   changes.onSettings(() => settings.forget());
@@ -46,32 +47,41 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   const teams = pgTeams(pool, random, accessWrite, pgOperations(pool, changes, accessWrite));
   const tokens = pgTokens(pool, random, accessWrite);
   const links = pgLinks(pool, random, new LinkIds(random), perform);
+  // The reads every request makes before its own work (a redirect's link, a token's grant, a team and a
+  // membership), on the reserved share: calls waiting on a team's rows cannot hold them up.
+  const quick = {
+    links: pgLinks(reserved, random, new LinkIds(random), perform),
+    teams: pgTeams(reserved, random, accessWrite),
+    tokens: pgTokens(reserved, random, accessWrite),
+    oauth: pgOAuth(reserved, random),
+  };
   return {
     people,
     teams: {
       ...teams,
-      isMember: cached('access', 10_000, (teamId, personId) => `${teamId} ${personId}`, teams.isMember),
+      get: quick.teams.get,
+      isMember: cached('access', 10_000, (teamId, personId) => `${teamId} ${personId}`, quick.teams.isMember),
     },
     tokens: {
       ...tokens,
-      grant: cached('access', 10_000, (id) => id, tokens.grant),
+      grant: cached('access', 10_000, (id) => id, quick.tokens.grant),
     },
-    links: { ...links, findByCode: cached('links', 10_000, (code) => code, links.findByCode) },
+    links: { ...links, findByCode: cached('links', 10_000, (code) => code, quick.links.findByCode), findByName: quick.links.findByName },
     clicks: pgClicks(pool),
     moderation: pgModeration(pool, random, perform),
     settings,
     idempotency: pgIdempotency(pool),
-    rates: pgRates(pool),
+    rates: pgRates(pool, reserved),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
     invitations: pgInvitations(pool, accessWrite),
-    oauth: pgOAuth(pool, random),
-    mcpSessions: pgMcpSessions(pool),
+    oauth: { ...pgOAuth(pool, random), token: quick.oauth.token },
+    mcpSessions: pgMcpSessions(pool, changes),
     leases: pgLeases(pool),
     changes,
-    ready: postgresReadiness(pool),
+    ready: postgresReadiness(reserved),
     async close() {
-      await tokens.close();
+      await Promise.all([tokens.close(), quick.tokens.close()]);
       await changes.close();
       await db.close();
     },

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { isOutage } from '../../errors.js';
 
 /** A pool or one checked-out connection: whatever a query runs on. */
@@ -40,8 +40,9 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
     } catch (error) {
       // A connection cut or gone quiet is not asked to roll back (that would wait out a second timeout): handed back
       // broken, it is closed, and PostgreSQL rolls back a transaction whose connection ends. Nor is one that cannot
-      // even roll back handed back to the pool.
-      if (isOutage(error)) broken = error as Error;
+      // even roll back handed back to the pool. One that PostgreSQL answered with an error (a lock not had within
+      // lock_timeout) rolls back and serves on.
+      if (isOutage(error) && !(error instanceof pg.DatabaseError)) broken = error as Error;
       else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       const code = (error as { code?: unknown }).code;
       if (attempt < ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
