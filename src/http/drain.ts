@@ -1,4 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+
+/** How long a connection must have been idle while closing (no answer in flight, nothing received) to be closed. */
+const QUIET_MS = 250;
+/** How often closing looks for idle connections. */
+const LOOK_EVERY_MS = 50;
 
 export interface Drain {
   /**
@@ -13,46 +19,82 @@ export interface Drain {
  * connections but leaves each kept-alive one open until its client or its idle timeout ends it, and never ends a
  * request that does not end: so this keeps the requests in flight, makes every answer from the moment closing
  * began end its connection (`Connection: close`, so the client's next request goes to a process that serves on),
- * closes each connection as soon as it falls idle, and ends the rest at the deadline.
+ * closes each connection once it is idle, and ends the rest at the deadline.
+ *
+ * Idle is no answer in flight on the connection and nothing read since its last answer, looked at right after
+ * the event loop has read what arrived; a connection is closed once idle for QUIET_MS. `server.closeIdleConnections()`,
+ * used before, counted as idle every connection between two requests, also one whose next request had arrived but
+ * was not yet read: closed with that request unread, the connection was reset (RST) rather than answered, all 50
+ * busy kept-alive connections of a client in a test. Now such a request is read and answered with `Connection:
+ * close`; and a client whose last answer came just before closing began has QUIET_MS to send its next request on
+ * that connection and be answered, rather than cross it with the server's close. Only a request sent at the very
+ * moment an idle connection closes still meets a reset, which no server can tell from one never sent (RFC 9112
+ * §9.3.1 lets the client retry it).
  *
  * A GET answered with an event stream (an MCP session's listening stream) carries no answer to wait for and would
  * only hold the process until the deadline: it is ended at once, and its client opens it again elsewhere.
  */
 export function drainable(server: Server): Drain {
   const inFlight = new Map<ServerResponse, IncomingMessage>();
+  const connections = new Set<Socket>();
+  /** Each connection's bytes read when its last answer ended: more since is a request arriving. */
+  const answeredAt = new WeakMap<Socket, number>();
   let draining = false;
 
-  // One handler for every answer (no closure per request: this runs for every redirect too).
+  // One handler for every answer and connection (no closure each: this runs for every redirect too).
   function ended(this: ServerResponse): void {
+    const socket = inFlight.get(this)?.socket;
+    if (socket) answeredAt.set(socket, socket.bytesRead);
     inFlight.delete(this);
-    // A kept-alive connection whose answer began before closing is idle now: closed rather than left open.
-    if (draining) server.closeIdleConnections();
+  }
+  function gone(this: Socket): void {
+    connections.delete(this);
   }
 
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', gone);
+  });
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.set(res, req);
     if (draining) res.setHeader('Connection', 'close');
     res.once('close', ended);
   });
 
+  /** No answer in flight on it, and nothing read since its last answer (or ever): between requests. */
+  function isIdle(socket: Socket, busy: Set<Socket>): boolean {
+    return !busy.has(socket) && socket.bytesRead === (answeredAt.get(socket) ?? 0);
+  }
+
   return {
     async drain(deadlineMs) {
       draining = true;
-      // Resolves once every connection has ended (at once when the server never listened).
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Resolves once every connection has ended (at once when the server never listened). net's close, as http's
+      // closes the idle connections first (see above); its timer for the headers and request timeouts, which it
+      // would stop too, keeps watching slow clients while closing (it holds no process open).
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       for (const [res, req] of inFlight) {
         if (!res.headersSent) res.setHeader('Connection', 'close');
         if (isListeningStream(req, res)) res.end();
       }
-      // A connection may also fall idle without an answer ending then (its answer went out before the rest of its
-      // body came in): looked for every 100 ms.
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const idleSince = new Map<Socket, number>();
+      const closeIdle = () => {
+        const now = performance.now();
+        const busy = new Set<Socket>();
+        for (const req of inFlight.values()) busy.add(req.socket);
+        for (const socket of connections) {
+          if (!isIdle(socket, busy)) idleSince.delete(socket);
+          else if (!idleSince.has(socket)) idleSince.set(socket, now);
+          else if (now - idleSince.get(socket)! >= QUIET_MS) socket.destroy();
+        }
+      };
+      // Each look runs as an immediate: after the poll phase, which read whatever had arrived on any connection.
+      const look = setInterval(() => setImmediate(closeIdle), LOOK_EVERY_MS);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
       await Promise.race([closed, deadline]);
       clearTimeout(timer);
-      clearInterval(sweep);
+      clearInterval(look);
       const cut = inFlight.size;
       server.closeAllConnections();
       await closed;

@@ -110,9 +110,10 @@ export function registerRoutes(
   app.use('/register', openCors('POST'));
   app.post('/register', express.json({ limit: '16kb' }), register);
   app.all('/register', onlyMethods('POST'));
-  // A body that is not JSON, or too large.
+  // A body that is not JSON (400), or too large (413, as every body over its cap: RFC 7591 names no status for it,
+  // and a client reads the error object whatever the status).
   app.use('/register', (error: Error & { status?: number }, _req: Request, res: Response, next: NextFunction) => {
-    if (error.status === 400 || error.status === 413) return sendOAuthError(res, 400, 'invalid_client_metadata', 'The body must be a JSON object of at most 16 KiB.');
+    if (error.status === 400 || error.status === 413) return sendOAuthError(res, error.status, 'invalid_client_metadata', 'The body must be a JSON object of at most 16 KiB.');
     next(error);
   });
 }

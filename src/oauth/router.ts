@@ -113,9 +113,9 @@ function tokenEndpointError(error: unknown, res: Response): void {
     setRetryAfter(res, error.retryAfter);
     return sendOAuthError(res, error.status, error.status === 429 ? 'too_many_requests' : 'invalid_request', error.message);
   }
-  // RFC 6749 §5.2: the token endpoint's errors are 400s, a body too large included.
+  // RFC 6749 §5.2's error object; its status is 400, but for a body over the cap, 413 as on every other path.
   const refused = parserRefusal(error);
-  if (refused) return sendOAuthError(res, 400, 'invalid_request', refused.detail);
+  if (refused) return sendOAuthError(res, refused.status === 413 ? 413 : 400, 'invalid_request', refused.detail);
   processLog().error({ err: error, requestId: res.getHeader('x-request-id') }, 'Unexpected error in the OAuth token endpoints');
   sendOAuthError(res, 500, 'server_error', 'Something went wrong on our side; try again in a minute.');
 }

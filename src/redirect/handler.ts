@@ -51,7 +51,11 @@ export function redirects(deps: {
       return link.id;
     }
     if (link?.state === 'active') {
-      res.writeHead(302, withIds({ Location: link.location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'unsafe-url' }, requestId, servedBy));
+      // No Referrer-Policy: a redirect's policy replaces that of the page the click came from. A looser one leaks
+      // what the page kept (unsafe-url sent the dashboard's whole address, team and search included); a stricter
+      // one takes from the destination what the page chose to share. Without one the page's policy decides:
+      // nothing from the dashboard (same-origin), another site's origin under the browsers' default.
+      res.writeHead(302, withIds({ Location: link.location, 'Cache-Control': 'private, max-age=0' }, requestId, servedBy));
       res.end();
       if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
       return link.id;

@@ -9,6 +9,8 @@ import { listenForMetrics } from '../observability/metrics-server.js';
 import { logStartUp } from '../observability/start-up.js';
 import { RestartBackOff } from './back-off.js';
 import { FINAL_STEPS_MS } from './close-on-signals.js';
+import { closeHandoffsOfDeadWorker } from './handoffs.js';
+import { WORKER_SLOT_VARIABLE } from '../support/worker-slot.js';
 
 /**
  * The primary process of WORKERS=N (node:cluster): it serves nothing itself. It applies the migrations once,
@@ -17,7 +19,9 @@ import { FINAL_STEPS_MS } from './close-on-signals.js';
  * unexpectedly is started again after a back-off (RestartBackOff). SIGINT or SIGTERM is passed to every worker,
  * and the primary exits 0 once all of them have closed; a worker still there well after its own deadline (its
  * event loop stuck) is killed, and the primary exits 1. A worker that ends before the service first started (the
- * port taken, a bad database) stops the whole service with exit code 1, as a single process would.
+ * port taken, a bad database) stops the whole service with exit code 1, as a single process would. Each worker has
+ * a slot, 1 to N, which its replacement takes (the `worker` label of its metrics), and a connection handed to a
+ * worker that died before taking it is closed at once (handoffs.ts) rather than left waiting.
  * With METRICS_PORT set, the primary serves /metrics: the workers' metrics, added up at each scrape.
  */
 export async function superviseWorkers(config: Config): Promise<void> {
@@ -27,14 +31,19 @@ export async function superviseWorkers(config: Config): Promise<void> {
   await (await openStore(config)).close();
   const metrics = config.metricsPort === undefined ? null : await listenForMetrics(config.metricsHost, config.metricsPort, scrapeWorkers());
 
-  const live = new Set<Worker>();
+  /** The live workers, each with its slot. */
+  const live = new Map<Worker, number>();
   const waiting = new Set<NodeJS.Timeout>();
   const backOff = new RestartBackOff();
   let started = false;
   let stopping: { exitCode: number } | null = null;
   const listening = new Set<Worker>();
 
-  const start = () => live.add(cluster.fork());
+  const start = (slot: number) => {
+    const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(slot) });
+    closeHandoffsOfDeadWorker(worker);
+    live.set(worker, slot);
+  };
 
   const stop = (signal: NodeJS.Signals, exitCode: number) => {
     if (stopping) return;
@@ -42,11 +51,11 @@ export async function superviseWorkers(config: Config): Promise<void> {
     for (const timer of waiting) clearTimeout(timer);
     waiting.clear();
     if (live.size === 0) process.exit(exitCode);
-    for (const worker of live) worker.process.kill(signal);
+    for (const worker of live.keys()) worker.process.kill(signal);
     // Each worker gives up on its own after the deadline and FINAL_STEPS_MS; one that cannot even do that is stuck.
     setTimeout(() => {
       log.error(`${live.size} workers still running ${config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS} ms after ${signal}; killing them`);
-      for (const worker of live) worker.process.kill('SIGKILL');
+      for (const worker of live.keys()) worker.process.kill('SIGKILL');
       process.exit(1);
     }, config.shutdownTimeoutMs + 2 * FINAL_STEPS_MS).unref();
   };
@@ -61,6 +70,7 @@ export async function superviseWorkers(config: Config): Promise<void> {
   });
 
   cluster.on('exit', (worker, code, signal) => {
+    const slot = live.get(worker)!;
     live.delete(worker);
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     if (stopping) {
@@ -76,12 +86,12 @@ export async function superviseWorkers(config: Config): Promise<void> {
     log.error(`Worker ${worker.process.pid} ended (${how}); another starts in ${wait} ms.`);
     const timer = setTimeout(() => {
       waiting.delete(timer);
-      start();
+      start(slot);
     }, wait);
     waiting.add(timer);
   });
 
-  for (let i = 0; i < config.workers; i++) start();
+  for (let slot = 1; slot <= config.workers; slot++) start(slot);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (!stopping) log.info(`${signal}: closing ${live.size} workers`);

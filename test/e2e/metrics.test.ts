@@ -213,4 +213,23 @@ describe('METRICS_PORT with WORKERS=2', () => {
     expect(series.get(key('shortlinks_clicks_counted_total'))).toBe(20);
     expect(series.get(key('process_cpu_user_seconds_total'))).toBeGreaterThan(0);
   });
+
+  it("labels each worker's event loop delay by its slot, which a replacement keeps, rather than averaging them", async () => {
+    const p99Series = (scraped: Map<string, number>) => [...scraped.keys()].filter((name) => name.startsWith('nodejs_eventloop_lag_p99_seconds')).sort();
+    const lag = ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_min_seconds', 'nodejs_eventloop_lag_max_seconds', 'nodejs_eventloop_lag_p99_seconds'];
+    const { series } = await scrape(metricsPort);
+    for (const name of lag) {
+      expect(series.has(name), name).toBe(false);
+      for (const worker of ['1', '2']) expect(series.get(key(name, { worker })), `${name} ${worker}`).toBeGreaterThanOrEqual(0);
+    }
+    // A worker killed is started again in its slot: still worker="1" and worker="2", no third series.
+    const victim = (await send(server.port, 'GET', '/health')).headers['x-served-by'];
+    process.kill(Number(victim), 'SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (!server.output().includes('serves in place of the one that ended') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(p99Series((await scrape(metricsPort)).series)).toEqual([
+      key('nodejs_eventloop_lag_p99_seconds', { worker: 1 }),
+      key('nodejs_eventloop_lag_p99_seconds', { worker: 2 }),
+    ]);
+  });
 });

@@ -397,16 +397,26 @@ describe('redirect answers', () => {
 });
 
 describe('malformed requests', () => {
-  it('a body over 16 KiB at /token or /revoke: 400 invalid_request, never a 500', async () => {
+  it('a body over 16 KiB at /token or /revoke: 413 invalid_request, never a 500', async () => {
     for (const path of ['/token', '/revoke']) {
       const res = await fetch(`${server.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: `a=${'x'.repeat(20_000)}`,
       });
-      expect(res.status, path).toBe(400);
-      expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+      expect(res.status, path).toBe(413);
+      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'The body is too large.' });
     }
+  });
+
+  it('a body over 16 KiB at /register: 413 invalid_client_metadata', async () => {
+    const res = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'], client_name: 'x'.repeat(20_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of at most 16 KiB.' });
   });
 
   it('/token and /revoke answer only POST', async () => {

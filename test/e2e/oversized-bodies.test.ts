@@ -40,6 +40,7 @@ afterAll(async () => {
 
 interface Sent {
   status: number | null;
+  headers: Record<string, string | string[] | undefined>;
   body: string;
   error: string | null;
 }
@@ -56,10 +57,10 @@ function sendChunked(path: string, bytes: number, headers: Record<string, string
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => settle({ status: res.statusCode ?? null, body, error: null }));
-      res.on('error', (error) => settle({ status: res.statusCode ?? null, body, error: error.message }));
+      res.on('end', () => settle({ status: res.statusCode ?? null, headers: res.headers, body, error: null }));
+      res.on('error', (error) => settle({ status: res.statusCode ?? null, headers: res.headers, body, error: error.message }));
     });
-    req.on('error', (error) => settle({ status: null, body: '', error: error.message }));
+    req.on('error', (error) => settle({ status: null, headers: {}, body: '', error: error.message }));
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let written = 0;
     const pump = () => {
@@ -130,16 +131,20 @@ describe('bodies past the size cap, sent chunked', () => {
       expect(sent.error, path).toBeNull();
       expect(sent.status, path).toBe(413);
     }
-    // The token endpoints answer every refusal with RFC 6749's 400 and a JSON error object.
+    // The token endpoints answer 413 too, with RFC 6749's JSON error object.
     for (const path of ['/token', '/revoke']) {
       const sent = await sendChunked(path, 200 * 1024, form);
-      expect(sent.status, path).toBe(400);
+      expect(sent.error, path).toBeNull();
+      expect(sent.status, path).toBe(413);
+      expect(sent.headers['cache-control'], path).toBe('no-store');
       expect(JSON.parse(sent.body), path).toEqual({ error: 'invalid_request', error_description: 'The body is too large.' });
     }
-    // Registration answers with RFC 7591's own error for any body it cannot take.
+    // Registration answers 413 with RFC 7591's own error object.
     const sent = await sendChunked('/register', 200 * 1024, { 'content-type': 'application/json' });
-    expect(sent.status).toBe(400);
-    expect(JSON.parse(sent.body)).toMatchObject({ error: 'invalid_client_metadata' });
+    expect(sent.error).toBeNull();
+    expect(sent.status).toBe(413);
+    expect(sent.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(sent.body)).toEqual({ error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of at most 16 KiB.' });
     await expectStillServing();
   });
 

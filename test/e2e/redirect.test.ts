@@ -37,6 +37,9 @@ describe('redirects', () => {
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('https://example.com/first');
       expect(res.headers.get('cache-control')).toBe('private, max-age=0');
+      // The policy of the page the click came from decides what the destination sees (the dashboard's keeps its
+      // address, team and search, to itself); a policy here would replace it.
+      expect(res.headers.get('referrer-policy')).toBeNull();
     }
     const head = await visit(`/${made.code}`, { 'user-agent': BROWSER }, 'HEAD');
     expect(head.status).toBe(302);

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,15 +63,19 @@ function exitOf(server: ServerProcess, since: number): Promise<{ code: number | 
   });
 }
 
-/** Whether a new connection to the port is refused now. */
-async function refused(port: number): Promise<boolean> {
-  try {
-    // Bounded: with WORKERS, a connection the primary takes in the moment the workers stop listening waits unserved.
-    await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) });
-    return false;
-  } catch (error) {
-    return (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
-  }
+/**
+ * Whether a new connection to the port is refused now. A connection of its own: a fetch would take one of the
+ * kept-alive connections of earlier fetches, which closing leaves open until idle, and be answered.
+ */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 beforeAll(async () => {
@@ -163,6 +169,55 @@ describe('closing on SIGTERM', () => {
     expect(code).toBe(0);
     expect(afterMs).toBeLessThan(3000);
     expect(server.output()).not.toContain('cut off');
+  });
+
+  it('resets no kept-alive connection: busy ones are answered with Connection: close, idle ones closed while idle', async () => {
+    const server = await start();
+    const outcomes = new Map<string, number>();
+    const note = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    /** A GET /healthz on `agent`'s kept-alive connections: its status and Connection, or its error's code. */
+    const get = (agent: Agent) =>
+      new Promise<string>((resolve) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: '/healthz', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(`${res.statusCode} ${res.headers.connection}`));
+          res.on('error', (error: NodeJS.ErrnoException) => resolve(String(error.code)));
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => resolve(String(error.code)));
+        req.end();
+      });
+    // 30 connections each sending its next request as soon as the last is answered, until one is refused (the
+    // listener is closed) or fails; and 20 left idle after one request each.
+    const busy = new Agent({ keepAlive: true, maxSockets: 30 });
+    const idle = new Agent({ keepAlive: true, maxSockets: 20 });
+    let answered = 0;
+    const loops = Array.from({ length: 30 }, async () => {
+      for (;;) {
+        const outcome = await get(busy);
+        if (outcome === '200 keep-alive') answered += 1;
+        else note(outcome);
+        if (!outcome.startsWith('200 ')) return;
+      }
+    });
+    expect(await Promise.all(Array.from({ length: 20 }, () => get(idle)))).toEqual(Array(20).fill('200 keep-alive'));
+    await until(async () => answered >= 100);
+
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    // Requests on the idle connections, sent as closing begins: each is answered (200 when it came before the
+    // process took the signal, with Connection: close when still in flight then), or finds its connection closed
+    // while idle and is refused on a new one; none is reset.
+    const late = await Promise.all(Array.from({ length: 20 }, () => get(idle)));
+    await Promise.all(loops);
+    expect(await exitOf(server, signalled)).toMatchObject({ code: 0 });
+    busy.destroy();
+    idle.destroy();
+    // A request in flight or arriving on a busy connection was answered (200 then, 503 once closing) with
+    // Connection: close; the next, on a new connection, was refused. Before, every busy connection was reset.
+    expect([...outcomes.keys()].filter((outcome) => !['200 close', '503 close', 'ECONNREFUSED'].includes(outcome))).toEqual([]);
+    expect((outcomes.get('200 close') ?? 0) + (outcomes.get('503 close') ?? 0)).toBeGreaterThan(0);
+    expect((outcomes.get('503 close') ?? 0) + (outcomes.get('ECONNREFUSED') ?? 0)).toBe(30);
+    expect(late.filter((outcome) => !['200 keep-alive', '200 close', '503 close', 'ECONNREFUSED'].includes(outcome))).toEqual([]);
   });
 
   it('with WORKERS=2, passes the signal to the workers, which finish their requests in flight; the primary exits 0', async () => {

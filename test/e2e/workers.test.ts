@@ -83,7 +83,8 @@ beforeAll(async () => {
   const email = (await cli('person', 'add', '--email', 'workers@example.com', '--agree-terms')).email;
   team = (await cli('team', 'add', '--name', 'Workers', '--owner', email)).id;
   token = (await cli('token', 'create', '--email', email, '--team', team)).token;
-});
+  // A minute: three processes start, and three CLI runs follow, which took over 20 s on a loaded 2-core runner.
+}, 60_000);
 afterAll(async () => {
   if (server?.exitCode() === null) await server.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -167,6 +168,33 @@ describe('WORKERS=2', () => {
     }
     const answers = await untilServedBy(2, () => send('GET', '/health'));
     expect(new Set(answers.map((a) => a.servedBy))).toEqual(new Set(workersOf(server.child.pid!)));
+  });
+
+  it('resets at once a connection handed to a worker that dies before taking it', async () => {
+    const [victim, other] = workersOf(server.child.pid!);
+    // A stopped worker takes nothing: of three connections at once the primary hands one to it, and that one
+    // waits in the handoff, while the other worker answers the other two.
+    process.kill(Number(victim), 'SIGSTOP');
+    const settled: string[] = [];
+    const settle = (outcome: string) => settled.push(outcome);
+    try {
+      for (let i = 0; i < 3; i++) {
+        send('GET', '/health').then(
+          (answer) => settle(`${answer.status} from ${answer.servedBy}`),
+          (error: NodeJS.ErrnoException) => settle(String(error.code)),
+        );
+      }
+      await until(() => settled.length === 2);
+      expect(settled).toEqual([`200 from ${other}`, `200 from ${other}`]);
+    } finally {
+      process.kill(Number(victim), 'SIGKILL');
+    }
+    // Within `until`'s 5 s: it used to wait for an answer until the client gave up (never, here).
+    await until(() => settled.length === 3);
+    expect(settled[2]).toBe('ECONNRESET');
+    await until(() => workersOf(server.child.pid!).length === 2);
+    const [replacement] = workersOf(server.child.pid!).filter((pid) => pid !== other);
+    await until(() => server.output().includes(`Worker ${replacement} serves in place of the one that ended.`));
   });
 
   it('adds up the clicks of both workers, written by each as it closes on Ctrl-C, and exits 0', async () => {
