@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHealth, type Health } from '../../src/http/health.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
@@ -15,8 +15,15 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Requests the server has taken so far. */
+let taken = 0;
+
 async function serve(health: Health): Promise<string> {
-  server = createServer((req, res) => void health.answer(req, res));
+  taken = 0;
+  server = createServer((req, res) => {
+    taken++;
+    void health.answer(req, res);
+  });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`;
 }
@@ -68,12 +75,13 @@ describe('createHealth', () => {
     };
     const url = await serve(createHealth({ ready, publicUrl: PUBLIC_URL }));
     const probes = Promise.all(Array.from({ length: 5 }, () => fetch(url)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every probe in before the check ends (a fixed wait let late ones start a second check on a loaded runner).
+    await vi.waitFor(() => expect(taken).toBe(5), { timeout: 5_000, interval: 10 });
     release();
     expect((await probes).map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
     expect(checks).toBe(1);
     const next = fetch(url);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(checks).toBe(2), { timeout: 5_000, interval: 10 });
     release();
     expect((await next).status).toBe(200);
     expect(checks).toBe(2);
