@@ -24,8 +24,11 @@ const SQLITE_FILE_TESTS = [
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A minute: on a loaded 2-core runner (four test files at once, each starting servers, CLIs, PostgreSQL and
+    // chromium) set-ups that start processes took over 20 s, for this tree and the one before it alike; a test that
+    // hangs still fails, a minute later.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Twice the CPUs of a small CI machine: most tests wait on the processes, sockets, browsers and PostgreSQL they
     // start rather than compute, and at the default (one worker per CPU) CPUs idled (2 CPUs: 345 s against 450).
