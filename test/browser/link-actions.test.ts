@@ -1,12 +1,9 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 
-// Each test walks a browser through a dozen pages and sign-ins: about 10 s on a quiet machine, over 20 s on a loaded
-// 2-core runner with three other test files running beside it.
-vi.setConfig({ testTimeout: 60_000 });
 
 /**
  * A link's actions in a real browser at a phone's width (390 px), with JavaScript off and on: edit the link (a form

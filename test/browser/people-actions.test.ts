@@ -1,13 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPasswordLink } from '../../src/auth/password-link.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { call, expectProblem, startServer, type TestServer } from '../helpers/server.js';
 
-// Each test walks a browser through a dozen pages and sign-ins: about 10 s on a quiet machine, over 20 s on a loaded
-// 2-core runner with three other test files running beside it.
-vi.setConfig({ testTimeout: 60_000 });
 
 /**
  * The actions the other browser tests leave out, end to end at a phone's width with JavaScript off: setting a

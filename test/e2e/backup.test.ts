@@ -49,9 +49,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// A minute a test: each starts server processes and runs the CLI, and the first makes links all through a backup;
-// on a loaded 2-core runner that took over 20 s.
-describe('shortlinks backup FILE', { timeout: 60_000 }, () => {
+describe('shortlinks backup FILE', () => {
   it('copies the database while links are being made; a server started on the copy has every link made before', async () => {
     const live = await startServerProcess({ dbPath });
     servers.push(live);

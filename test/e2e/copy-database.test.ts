@@ -207,12 +207,11 @@ async function fillDatabase(): Promise<void> {
   await ok('link', 'disable', made.disabledCode);
 }
 
-// A minute: the fill runs the CLI as processes a dozen times, 22 s on a loaded 2-core runner.
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-copy-'));
   dbPath = join(dir, 'shortlinks.db');
   await fillDatabase();
-}, 60_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('shortlinks copy-database', () => {

@@ -86,15 +86,13 @@ beforeAll(async () => {
   const email = (await cli('person', 'add', '--email', 'workers@example.com', '--agree-terms')).email;
   team = (await cli('team', 'add', '--name', 'Workers', '--owner', email)).id;
   token = (await cli('token', 'create', '--email', email, '--team', team)).token;
-  // A minute: three processes start, and three CLI runs follow, which took over 20 s on a loaded 2-core runner.
-}, 60_000);
+});
 afterAll(async () => {
   if (server?.exitCode() === null) await server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-// A minute a test: several wait on workers started again, which took over 5 s each on a loaded 2-core runner.
-describe('WORKERS=2', { timeout: 60_000 }, () => {
+describe('WORKERS=2', () => {
   it('logs its start-up lines once, from the primary, naming the worker processes, on a database it made', async () => {
     // The helper returns at the first line; the second follows at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
