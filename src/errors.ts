@@ -131,6 +131,27 @@ export function unlessApiError(error: unknown): null {
 }
 
 /**
+ * What a store adapter found a thrown error to mean, told beside the driver's own error (store/failure-guard.ts;
+ * each adapter's failures.ts knows its driver's codes and words): the database out of reach ('outage': restarting,
+ * the network cut, too busy to connect), not answering in time ('timeout': an outage that may be a slow statement of
+ * ours), or unable to store what it was given ('storage': a full disk, a failing one). The error itself travels on
+ * unchanged, so the log keeps the driver's code, words and stack; the service reads only this verdict.
+ */
+export type StoreFailure = 'outage' | 'timeout' | 'storage';
+
+const storeFailures = new WeakMap<object, StoreFailure>();
+
+/** Records what the adapter found `error` to mean (null: nothing the service must tell apart, a fault or a refusal). */
+export function tellStoreFailure(error: unknown, failure: StoreFailure | null): void {
+  if (failure !== null && typeof error === 'object' && error !== null) storeFailures.set(error, failure);
+}
+
+/** What the store's adapter found `error` to mean; null for anything else thrown. */
+export function storeFailureOf(error: unknown): StoreFailure | null {
+  return typeof error === 'object' && error !== null ? (storeFailures.get(error) ?? null) : null;
+}
+
+/**
  * Anything thrown that is not an ApiError is our fault: a 500 with no internals shown. Except the database out of
  * reach (restarting, the network cut, too busy to connect): that passes, so it is a 503 with a few seconds to wait;
  * and the database unable to store (isStorageFailure: a full disk), a 503 with a minute to wait.
@@ -146,46 +167,18 @@ const STORAGE_FAILURE = 'The service cannot store anything right now; retry in a
 /** A disk is freed by an operator, not in seconds: a minute keeps retries from adding load meanwhile. */
 const STORAGE_RETRY_SECONDS = 60;
 
-/**
- * True for an error that says the database cannot store what it was given, whatever the request: its disk is full
- * (SQLITE_FULL; ENOSPC; PostgreSQL's disk_full, 53100) or fails (SQLite's disk I/O errors, SQLITE_IOERR and its
- * extended codes), or PostgreSQL lacks another resource (SQLSTATE class 53: out of memory, a configured limit), but
- * too many connections (53300), which is an outage. Reads still work meanwhile; each such write answers 503.
- */
+/** The database unable to store what it was given, whatever the request. Reads still work meanwhile; each such write answers 503. */
 export function isStorageFailure(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  return /^SQLITE_(?:FULL|IOERR)/.test(code) || code === 'ENOSPC' || (code.startsWith('53') && code.length === 5 && code !== '53300');
+  return storeFailureOf(err) === 'storage';
 }
 
 const OUTAGE = 'The database cannot be reached right now; retry in a few seconds.';
 const OUTAGE_RETRY_SECONDS = 5;
 
-/**
- * Node's codes for a connection to a server that could not be made or was reset (PostgreSQL refusing or dropping
- * a connection as it starts gives ECONNRESET). A caller's own socket failing never reaches here: reading a body
- * turns it into ClientGone (http/read-body.ts), and a failed write ends only that answer.
- */
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-
-/** pg's and pg-pool's words for a connection that was cut. */
-const PG_CUT = /^(?:Connection terminated|Client has encountered a connection error and is not queryable)/;
-/** pg's and pg-pool's words for a connection or a statement that nothing answered in time. */
-const PG_TIMEOUT = /^(?:timeout exceeded when trying to connect|Query read timeout)/;
-
-/**
- * True for an error that says the database is out of reach rather than that anything is wrong with the request:
- * a connection that could not be made; PostgreSQL's connection exceptions (SQLSTATE class 08, but a protocol
- * violation, 08P01, which is a fault), a server shutting down or starting (57P01-57P03) or out of connections
- * (53300); pg's own words (PG_CUT); and every timeout (isTimeout).
- */
+/** The database out of reach rather than anything wrong with the request; every timeout (isTimeout) included. */
 export function isOutage(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') {
-    if (CONNECT_CODES.has(code) || (code.startsWith('08') && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
-    if (code === '53300') return true;
-  }
-  return isTimeout(err) || (err instanceof Error && PG_CUT.test(err.message));
+  const failure = storeFailureOf(err);
+  return failure === 'outage' || failure === 'timeout';
 }
 
 /**
@@ -193,16 +186,5 @@ export function isOutage(err: unknown): boolean {
  * (a plan gone wrong, a lock held too long) looks like as much as a frozen server. Logged as a fault, with its stack.
  */
 export function isTimeout(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  // 55P03: a row lock not had within lock_timeout (store/postgres/database.ts).
-  if (code === 'SQLITE_BUSY' || code === '55P03') return true;
-  return isUnanswered(err);
-}
-
-/**
- * A connection or a statement PostgreSQL gave no answer to in time (a new connection pg-pool gave up making
- * included), as against one it answered with an error: what trips the stall guard (store/postgres/stall-guard.ts).
- */
-export function isUnanswered(err: unknown): boolean {
-  return err instanceof Error && (PG_TIMEOUT.test(err.message) || err.message === 'Connection terminated due to connection timeout');
+  return storeFailureOf(err) === 'timeout';
 }

@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createLogger, useProcessLog } from './observability/logger.js';
 import { logStartUp } from './observability/start-up.js';
 import { guardProcess } from './process-guards.js';
+import { describeDatabase } from './store/open.js';
 import { closeOnSignals } from './workers/close-on-signals.js';
 import { superviseWorkers } from './workers/primary.js';
 import { serveAsWorker } from './workers/worker.js';
@@ -19,7 +20,7 @@ export async function serve(): Promise<void> {
   const logger = createLogger(config.logLevel);
   useProcessLog(logger);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config);
-  const created = !existsSync(config.databasePath);
+  const database = describeDatabase(config, !existsSync(config.databasePath));
   // Imported here, so the primary of WORKERS=N, which serves nothing, never loads the app.
   const { createApp } = await import('./app.js');
   const app = await createApp(config, { logger });
@@ -28,5 +29,5 @@ export async function serve(): Promise<void> {
   // Before listening: a signal that arrives as soon as the start-up lines are out must close, not kill.
   closeOnSignals(app, config.shutdownTimeoutMs, (signal) => logger.info(`${signal}: closing`));
   const address = await app.listen();
-  logStartUp(logger, config, { address, created, metrics: app.metricsAddress() });
+  logStartUp(logger, config, { address, database, metrics: app.metricsAddress() });
 }

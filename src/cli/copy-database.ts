@@ -4,7 +4,7 @@ import { copySqliteToPostgres, type CopyCounts } from '../store/copy/copy.js';
 import { CopyRefused } from '../store/copy/plan.js';
 import { openDatabase as openPostgres, type PgDatabase, type PgPool } from '../store/postgres/database.js';
 import { openDatabase as openSqlite } from '../store/sqlite/database.js';
-import { parsePostgresUrl, scrub, type PostgresUrl } from '../support/postgres-url.js';
+import { parsePostgresUrl, scrub, type PostgresUrl } from '../store/postgres/url.js';
 import { required, type Args } from './args.js';
 import type { StandaloneCommand } from './command.js';
 import { dataError, usageError } from './errors.js';

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * The operator CLI (`npx shortlinks <command>`). Only the parser is loaded up front; the store, the config and
- * each command's module are imported once the command line is known to be good, and the server only for `serve`.
+ * The operator CLI (`npx shortlinks <command>`). Only the parser is loaded up front; the store's adapter, the config
+ * and each command's module are imported once the command line is known to be good, and the server only for `serve`.
  */
 import { existsSync } from 'node:fs';
 import type { Args } from './args.js';
 import type { Command, Outcome, StandaloneCommand } from './command.js';
 import { USAGE } from './commands.js';
+import { describeDatabase, openStore } from '../store/open.js';
 import { databaseLine } from '../support/database-line.js';
 import { CliError } from './errors.js';
 import { parseCommandLine } from './parse.js';
@@ -39,12 +40,12 @@ export async function run(argv: readonly string[]): Promise<number | null> {
 type Done = Outcome & { where: string };
 
 function whereOf(database: { databasePath: string; databaseUrl?: string | undefined }): string {
-  return databaseLine(database, !existsSync(database.databasePath));
+  return databaseLine(describeDatabase(database, !existsSync(database.databasePath)));
 }
 
 /** A command against the store, opened from the configuration and closed afterwards. */
 async function runWithStore(load: () => Promise<Command>, args: Args): Promise<Done> {
-  const [{ loadConfig }, { openStore }, command] = await Promise.all([import('../config.js'), import('../store/open.js'), load()]);
+  const [{ loadConfig }, command] = await Promise.all([import('../config.js'), load()]);
   const config = loadConfig();
   const where = whereOf(config);
   const store = await openStore(config);

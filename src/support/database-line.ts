@@ -1,15 +1,19 @@
 import { sep } from 'node:path';
-import { parsePostgresUrl } from './postgres-url.js';
+
+/**
+ * A database as the start-up log and the CLI name it (store/open.ts describeDatabase): nothing secret. An SQLite
+ * file by its path, and whether it had to be made; a PostgreSQL database by host and database only.
+ */
+export type DatabaseDescription = { kind: 'sqlite'; path: string; created: boolean } | { kind: 'postgresql'; name: string };
 
 /**
  * The line naming the database a command (or the server) works on, so an operator never changes one file while
  * believing they changed another. A file that had to be made is called out: an empty new database is the usual
- * sign of a wrong DATABASE_PATH. A PostgreSQL database is named by host and database only: its URL may hold a
- * password.
+ * sign of a wrong DATABASE_PATH.
  */
-export function databaseLine(database: { databasePath: string; databaseUrl?: string | undefined }, created: boolean): string {
-  if (database.databaseUrl !== undefined) return `database: PostgreSQL at ${parsePostgresUrl(database.databaseUrl)?.name ?? 'DATABASE_URL'}`;
-  return created ? `created a new database at ${database.databasePath}` : `database: ${database.databasePath}`;
+export function databaseLine(database: DatabaseDescription): string {
+  if (database.kind === 'postgresql') return `database: PostgreSQL at ${database.name}`;
+  return database.created ? `created a new database at ${database.path}` : `database: ${database.path}`;
 }
 
 /**
@@ -17,10 +21,10 @@ export function databaseLine(database: { databasePath: string; databaseUrl?: str
  * with npm lies: npm deletes the package's folder, and the database with it, when it reinstalls or upgrades the
  * package. Null when there is nothing to warn of.
  */
-export function databaseWarning(database: { databasePath: string; databaseUrl?: string | undefined }): string | null {
-  if (database.databaseUrl !== undefined || !database.databasePath.split(sep).includes('node_modules')) return null;
+export function databaseWarning(database: DatabaseDescription): string | null {
+  if (database.kind !== 'sqlite' || !database.path.split(sep).includes('node_modules')) return null;
   return (
-    `warning: the database ${database.databasePath} is inside node_modules, which npm deletes when it reinstalls ` +
+    `warning: the database ${database.path} is inside node_modules, which npm deletes when it reinstalls ` +
     'or upgrades the package; set DATABASE_PATH to a file outside it'
   );
 }

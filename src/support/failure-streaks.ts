@@ -27,6 +27,18 @@ export class FailureStreaks {
     }
   }
 
+  /** Empties the streaks, answering them: what a process hands to the database when it stops counting alone. */
+  handOver(): Map<string, Streak> {
+    const streaks = new Map(this.streaks);
+    this.streaks.clear();
+    return streaks;
+  }
+
+  /** Counts a streak counted elsewhere (the database's, handed over). */
+  takeOver(key: string, streak: Streak): void {
+    this.streaks.set(key, streak);
+  }
+
   /** The key's streak, unless it ended (an ended one is forgotten on the way). */
   private live(key: string, rule: SlowdownRule, nowMs: number): Streak | undefined {
     const streak = this.streaks.get(key);

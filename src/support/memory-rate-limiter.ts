@@ -3,13 +3,11 @@ import type { RateLimiter } from './rate-limiter.js';
 import { SlidingLog } from './sliding-log.js';
 
 /**
- * The rate limiter of a service that runs as one process: everything counted in memory, so a restart forgives.
- * Each answer is worked out synchronously and only handed back as a promise, so no other request can come
- * between looking at a count and using it.
+ * The rate limiter of a process that counts alone: everything counted in memory (`log` and `streaks`), so a
+ * restart forgives. Each answer is worked out synchronously and only handed back as a promise, so no other request
+ * can come between looking at a count and using it.
  */
-export function memoryRateLimiter(): RateLimiter {
-  const log = new SlidingLog();
-  const streaks = new FailureStreaks();
+export function memoryRateLimiter(log = new SlidingLog(), streaks = new FailureStreaks()): RateLimiter {
   return {
     take: async (key, limit, windowMs, nowMs) => log.take(key, limit, windowMs, nowMs),
     takeMany: async (key, limit, calls, windowMs, nowMs) => log.takeMany(key, limit, calls, windowMs, nowMs),

@@ -16,6 +16,8 @@ interface KeyLog {
  */
 export class SlidingLog {
   private readonly logs = new Map<string, KeyLog>();
+  /** Calls counted elsewhere (takeOver), each as until when it counts, kept so until the key's window is known. */
+  private readonly taken = new Map<string, number[]>();
   private sweptAt = -Infinity;
 
   take(key: string, limit: number, windowMs: number, nowMs: number): WindowAnswer {
@@ -50,6 +52,28 @@ export class SlidingLog {
     return keys.map(([key, limit]) => this.take(key, limit, windowMs, nowMs));
   }
 
+  /**
+   * Empties the log, answering every call it holds as until when it counts (its time plus its key's window),
+   * oldest first per key: what a process hands to the database when it stops counting alone. What stopped counting
+   * meanwhile goes with the rest, to be swept there.
+   */
+  handOver(): Map<string, number[]> {
+    const counted = new Map(this.taken);
+    for (const [key, { ring, windowMs }] of this.logs) counted.set(key, Array.from({ length: ring.size }, (_, i) => ring.at(i) + windowMs));
+    this.logs.clear();
+    this.taken.clear();
+    return counted;
+  }
+
+  /**
+   * Counts calls counted elsewhere (the database's, handed over), each as until when it counts, oldest first. Its
+   * time is that less the key's window, which the key's next use tells.
+   */
+  takeOver(key: string, untils: number[]): void {
+    this.logs.delete(key);
+    this.taken.set(key, untils);
+  }
+
   /** How many keys, and how many times of `key`, are held: what memory is spent on (the bounds' tests read it). */
   held(key?: string): number {
     return key === undefined ? this.logs.size : (this.logs.get(key)?.ring.size ?? 0);
@@ -59,9 +83,14 @@ export class SlidingLog {
   private current(key: string, limit: number, windowMs: number, nowMs: number, make: boolean): TimeRing | undefined {
     let log = this.logs.get(key);
     if (!log) {
-      if (!make) return undefined;
+      const untils = this.taken.get(key);
+      if (!make && !untils) return undefined;
       log = { ring: new TimeRing(), windowMs };
       this.logs.set(key, log);
+      if (untils) {
+        this.taken.delete(key);
+        for (const until of untils.slice(-limit)) log.ring.push(until - windowMs, limit);
+      }
     }
     log.windowMs = windowMs;
     log.ring.drop(nowMs - windowMs, limit);
@@ -74,5 +103,6 @@ export class SlidingLog {
     for (const [key, { ring, windowMs }] of this.logs) {
       if (ring.size === 0 || ring.newest() <= nowMs - windowMs) this.logs.delete(key);
     }
+    for (const [key, untils] of this.taken) if (untils.at(-1)! <= nowMs) this.taken.delete(key);
   }
 }

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
-import { openStore } from '../store/open.js';
+import { describeDatabase, openStore } from '../store/open.js';
 import { hostAndPort } from '../support/serve-line.js';
 import { scrapeWorkers } from '../observability/cluster-metrics.js';
 import { processLog } from '../observability/logger.js';
@@ -26,7 +26,7 @@ import { WORKER_SLOT_VARIABLE } from '../support/worker-slot.js';
  */
 export async function superviseWorkers(config: Config): Promise<void> {
   const log = processLog();
-  const created = !existsSync(config.databasePath);
+  const database = describeDatabase(config, !existsSync(config.databasePath));
   // Migrations (each under SQLite's write lock, so never twice in any case) are done before a worker starts.
   await (await openStore(config)).close();
   const metrics = config.metricsPort === undefined ? null : await listenForMetrics(config.metricsHost, config.metricsPort, scrapeWorkers());
@@ -66,7 +66,7 @@ export async function superviseWorkers(config: Config): Promise<void> {
     if (listening.size < config.workers) return;
     started = true;
     const metricsAddress = metrics && hostAndPort(metrics.address);
-    logStartUp(log, config, { address: { address: address.address ?? '::', port: address.port }, created, metrics: metricsAddress });
+    logStartUp(log, config, { address: { address: address.address ?? '::', port: address.port }, database, metrics: metricsAddress });
   });
 
   cluster.on('exit', (worker, code, signal) => {

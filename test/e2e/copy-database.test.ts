@@ -18,6 +18,7 @@ import type { Store } from '../../src/store/ports.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { SQLITE_ONLY_TABLES } from '../../src/store/sqlite/migrations.js';
+import { sqliteRates } from '../../src/store/sqlite/rates.js';
 import { seedBigSqlite } from '../helpers/big-sqlite.js';
 import { runCliWith, type Run } from '../helpers/cli.js';
 import { startServerProcess } from '../helpers/server-process.js';
@@ -191,9 +192,12 @@ async function fillDatabase(): Promise<void> {
       accessExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), refreshHash: randomBytes(32),
       refreshExpiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     }, new Date());
-    // Rate limits as processes share them: a call counted, and a sign-in failure in a row; they carry over too.
-    await store.rates.take('calls:person:copied', 600, 60_000, Date.now());
-    await store.rates.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
+    // Rate limits as processes share them: a call counted, and a sign-in failure in a row; they carry over too. (The
+    // file's limiter itself: the store's counts in memory while its process is alone on the file.)
+    const shared = sqliteRates(dbPath);
+    await shared.take('calls:person:copied', 600, 60_000, Date.now());
+    await shared.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
+    shared.close();
     // The lease of the daily re-check, as a process holding it leaves it.
     await store.leases.acquire('unsafe-recheck', 'process-1', new Date(Date.now() + 3_600_000), new Date());
     // What MCP 2025-11-25 sessions share across processes: an ended session, and a question answered for another.

@@ -12,7 +12,7 @@ import { WebVisitor } from '../helpers/web-forms.js';
  * and freed by deleting it. Every write answers 503 service_unavailable with Retry-After, reads and redirects still
  * answer, /healthz says 503 with the reason, the log tells the condition once rather than a stack per request;
  * freed, all works again. SQLite only (vitest.config.ts): PostgreSQL's full disk is classified in
- * test/domain/storage-errors.test.ts.
+ * test/store/failures.test.ts.
  */
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
 const CANNOT_STORE = 'The service cannot store anything right now; retry in a minute.';

@@ -2,17 +2,18 @@ import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import type { Store } from '../../src/store/ports.js';
+import { sqliteRates } from '../../src/store/sqlite/rates.js';
 import { tempFile } from './limiters.js';
 
 /**
  * The rate limits in SQLite (src/store/sqlite/rates.ts) as several processes use them: connections of their own
  * on one file, taking from one budget at the same moment. (sliding-window.test.ts checks the rule itself, on one
- * connection and on two taking turns.)
+ * connection and on two taking turns; the store's limiter counts in the file only while other processes are there,
+ * counted-alone.test.ts.)
  */
 
 /** The store as built by `npm run build` (a worker thread cannot load TypeScript). */
-const COMPILED_STORE = new URL('../../dist/src/store/sqlite/index.js', import.meta.url).href;
+const COMPILED_STORE = new URL('../../dist/src/store/sqlite/rates.js', import.meta.url).href;
 
 /**
  * A thread with a store of its own on `path` that waits for the start flag, then takes `takes` calls from each of
@@ -22,16 +23,16 @@ const COMPILED_STORE = new URL('../../dist/src/store/sqlite/index.js', import.me
 const TAKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { storeUrl, path, keys, limit, takes, now, start } = workerData;
-import(storeUrl).then(async ({ openSqliteStore }) => {
-  const store = openSqliteStore(path);
-  await store.rates.peek('k', limit, 60000, now); // opens its connection before the start
+import(storeUrl).then(async ({ sqliteRates }) => {
+  const rates = sqliteRates(path);
+  await rates.peek('k', limit, 60000, now); // opens its connection before the start
   parentPort.postMessage('ready');
   Atomics.wait(new Int32Array(start), 0, 0);
   let allowed = 0;
   for (let key = 0; key < keys; key++) {
-    for (let i = 0; i < takes; i++) if ((await store.rates.take('k' + key, limit, 60000, now)).allowed) allowed++;
+    for (let i = 0; i < takes; i++) if ((await rates.take('k' + key, limit, 60000, now)).allowed) allowed++;
   }
-  await store.close();
+  rates.close();
   parentPort.postMessage(allowed);
 });
 `;
@@ -49,13 +50,16 @@ function taker(workerData: Record<string, unknown>): { ready: Promise<void>; all
 }
 
 let file: ReturnType<typeof tempFile>;
-let stores: Store[];
-beforeEach(() => {
+/** Two processes' limiters on the file, as the store's limiter counts once more than one process is there. */
+let limiters: Array<ReturnType<typeof sqliteRates>>;
+beforeEach(async () => {
   file = tempFile();
-  stores = [openSqliteStore(file.path), openSqliteStore(file.path)];
+  // Migrated, as a server's start leaves it: a limiter opens its connection only on first use.
+  await openSqliteStore(file.path).close();
+  limiters = [sqliteRates(file.path), sqliteRates(file.path)];
 });
-afterEach(async () => {
-  await Promise.all(stores.map((store) => store.close()));
+afterEach(() => {
+  for (const limiter of limiters) limiter.close();
   file.remove();
 });
 
@@ -70,12 +74,12 @@ describe('rate limits shared through SQLite', () => {
     const allowed = await Promise.all(takers.map((t) => t.allowed));
     expect(allowed.reduce((sum, n) => sum + n, 0)).toBe(500 * 3);
     for (const key of ['k0', 'k250', 'k499']) {
-      expect(await stores[0]!.rates.peek(key, 3, 60_000, 1_000_000)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 60 });
+      expect(await limiters[0]!.peek(key, 3, 60_000, 1_000_000)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 60 });
     }
   });
 
   it('tell every connection the same allowance, so each one\'s RateLimit headers are true', async () => {
-    const [a, b] = stores.map((store) => store.rates);
+    const [a, b] = limiters;
     await a!.take('k', 5, 60_000, 0);
     await b!.take('k', 5, 60_000, 10_000);
     expect(await a!.peek('k', 5, 60_000, 20_000)).toEqual({ allowed: true, limit: 5, remaining: 3, resetSeconds: 40 });
@@ -83,7 +87,7 @@ describe('rate limits shared through SQLite', () => {
   });
 
   it('share the sign-in slowdown', async () => {
-    const [a, b] = stores.map((store) => store.rates);
+    const [a, b] = limiters;
     const rule = { freeFailures: 2, firstWaitMs: 1_000, maxWaitMs: 60_000, quietMs: 60_000 };
     expect(await a!.startAttempt(['email:x'], rule, 0)).toBe(0);
     expect(await b!.startAttempt(['email:x'], rule, 0)).toBe(0);
@@ -99,7 +103,7 @@ describe('rate limits shared through SQLite', () => {
       for (let seq = 1; seq <= 200_000; seq++) add.run('busy', 60_000 + seq / 10, seq);
     })();
     db.close();
-    const rates = stores[0]!.rates;
+    const rates = limiters[0]!;
     const started = performance.now();
     for (let i = 0; i < 100; i++) expect((await rates.take('busy', 1e9, 60_000, 1_000)).remaining).toBe(1e9 - 200_001 - i);
     // Counting 200,000 rows takes milliseconds a call; two lookups take microseconds. The bound is far from both.
@@ -107,7 +111,7 @@ describe('rate limits shared through SQLite', () => {
   });
 
   it('sweep every key\'s rows once they stopped counting, and never one that still counts', async () => {
-    const rates = stores[0]!.rates;
+    const rates = limiters[0]!;
     for (let i = 0; i < 50; i++) await rates.take(`address:${i}`, 5, 60_000, 0);
     await rates.take('hourly', 5, 3_600_000, 0);
     await rates.take('later', 5, 60_000, 60_000);

@@ -11,7 +11,7 @@ import { LARGE_TEAM } from './contract/link-search.js';
 
 /**
  * The PostgreSQL schema: its migrations, and that it stays the SQLite schema's twin. Every test has a database of
- * its own in the run's cluster (global-setup.ts).
+ * its own in the run's cluster (test/global-setup/postgres.ts).
  */
 
 const opened: PgDatabase[] = [];

@@ -7,10 +7,10 @@ import type { Random } from '../../domain/random.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { ApiError, apiError } from '../../errors.js';
 import { MAX_KEPT_ANSWER } from '../idempotency-claims.js';
-import type { AnswerSlot, CreateOutcome, LinkRecord, NewLink } from '../ports.js';
+import type { AnswerSlot, CreateOutcome, LinkRecord, LinkStore, NewLink } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import { claimName, refuseTakenName } from './names.js';
-import type { Steps } from './steps.js';
+import type { Perform, Steps } from './steps.js';
 
 type Op<T> = Steps<LinkQueries, T>;
 
@@ -165,6 +165,21 @@ export function linkOperations(random: Random, ids: LinkIds) {
       return yield* readLink(link.id);
     },
   };
+}
+
+/** The LinkStore's changes, each the shared operation run by the adapter's `perform`: the same over any database. */
+export function linkChanges(perform: Perform<LinkQueries>, random: Random, ids: LinkIds) {
+  const operations = linkOperations(random, ids);
+  return {
+    create: perform(operations.create),
+    createMany: perform(operations.createMany),
+    nameRefusal: perform(operations.nameRefusal),
+    setDestination: perform(operations.setDestination),
+    setNote: perform(operations.setNote),
+    rename: perform(operations.rename),
+    delete: perform(operations.delete),
+    setState: perform(operations.setState),
+  } satisfies Partial<LinkStore>;
 }
 
 /**

@@ -36,6 +36,9 @@ export function asker<Q extends { [K in keyof Q]: Fn }>(): Asker<Q> {
   });
 }
 
+/** How an adapter runs an operation whose queries are `Q`: in one transaction each, answered as a promise. */
+export type Perform<Q> = <A extends unknown[], T>(operation: (...args: A) => Steps<Q, T>) => (...args: A) => Promise<T>;
+
 /** Runs an operation against queries answered at once (SQLite, inside the caller's transaction). */
 export function runNow<Q extends { [K in keyof Q]: Fn }, T>(steps: Steps<Q, T>, queries: Q): T {
   let next = steps.next();

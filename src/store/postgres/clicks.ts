@@ -1,4 +1,5 @@
-import type { ClickStore, DailyClicks } from '../ports.js';
+import type { ClickStore } from '../ports.js';
+import { clickSql } from '../sql/clicks.js';
 import type { PgPool } from './database.js';
 import { rows, transaction } from './query.js';
 
@@ -19,11 +20,7 @@ const ADD = `WITH live AS (SELECT id FROM links WHERE id = ANY($1::text[]) FOR K
 export function pgClicks(pool: PgPool): ClickStore {
   return {
     async daily(linkId, from, to) {
-      return rows<DailyClicks>(
-        pool,
-        'SELECT day, count AS clicks FROM clicks WHERE link_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day',
-        [linkId, from, to],
-      );
+      return rows(pool, clickSql.daily, { linkId, from, to });
     },
     async totals(linkIds, from, to) {
       // SUM of a bigint is numeric (read as text); cast back so the pool reads it as a number like the counts.

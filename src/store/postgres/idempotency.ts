@@ -1,7 +1,8 @@
 import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../ports.js';
-import { ANSWER_KEPT_MS, answerForStored, CLAIM_HELD_MS, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
+import { ANSWER_KEPT_MS, answerForStored, CLAIM_HELD_MS, purgeSchedule } from '../idempotency-claims.js';
+import { idempotencySql } from '../sql/idempotency.js';
 import type { PgPool } from './database.js';
-import { row, transaction } from './query.js';
+import { row, run, transaction } from './query.js';
 
 const KEY = 'person_id = $1 AND operation = $2 AND key = $3';
 
@@ -30,12 +31,7 @@ export function pgIdempotency(pool: PgPool): IdempotencyStore {
           values,
         );
         if (claimed) return { kind: 'new', claim: now };
-        const stored = await row<StoredClaim>(
-          client,
-          `SELECT body_hash AS "bodyHash", status, response, created_at AS "createdAt", held_until AS "heldUntil"
-           FROM idempotency WHERE ${KEY} FOR UPDATE`,
-          keyValues(key),
-        );
+        const stored = await row(client, idempotencySql.stored, key);
         // Released or purged between the two statements: try to insert again.
         if (!stored) continue;
         const answer = answerForStored(stored, bodyHash, now);
@@ -53,7 +49,7 @@ export function pgIdempotency(pool: PgPool): IdempotencyStore {
     async begin(key, bodyHash, now) {
       const at = now.getTime();
       // Housekeeping in its own statement: expired rows answer nothing anyway (answerForStored).
-      if (purgeDue(at)) await pool.query('DELETE FROM idempotency WHERE created_at < $1', [at - ANSWER_KEPT_MS]);
+      if (purgeDue(at)) await run(pool, idempotencySql.purge, { before: at - ANSWER_KEPT_MS });
       return begin(key, bodyHash, at);
     },
     async hold(claims, until) {
@@ -74,16 +70,10 @@ export function pgIdempotency(pool: PgPool): IdempotencyStore {
       );
     },
     async finish(key, claim, status, response) {
-      await pool.query(
-        `UPDATE idempotency SET status = $5, response = $6 WHERE ${KEY} AND created_at = $4 AND status IS NULL`,
-        [...keyValues(key), claim, status, response],
-      );
+      await run(pool, idempotencySql.finish, { ...key, claim, status, response });
     },
     async release(key, claim) {
-      await pool.query(`DELETE FROM idempotency WHERE ${KEY} AND created_at = $4 AND status IS NULL`, [
-        ...keyValues(key),
-        claim,
-      ]);
+      await run(pool, idempotencySql.release, { ...key, claim });
     },
   };
 }

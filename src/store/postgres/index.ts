@@ -4,7 +4,9 @@ import { cryptoRandom, type Random } from '../../domain/random.js';
 import { cachedReads } from './cached-reads.js';
 import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
+import { guardFailures } from '../failure-guard.js';
 import { openDatabase } from './database.js';
+import { postgresFailure } from './failures.js';
 import { pgIdempotency } from './idempotency.js';
 import { pgInvitations } from './invitations.js';
 import { pgLeases } from './leases.js';
@@ -55,7 +57,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     tokens: pgTokens(reserved, random, accessWrite),
     oauth: pgOAuth(reserved, random),
   };
-  return {
+  return guardFailures({
     people,
     teams: {
       ...teams,
@@ -85,5 +87,5 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
       await changes.close();
       await db.close();
     },
-  };
+  }, postgresFailure);
 }

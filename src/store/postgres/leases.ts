@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { LeaseStore } from '../ports.js';
+import { leaseSql } from '../sql/leases.js';
 import { changed } from './query.js';
 
 /**
@@ -9,14 +10,7 @@ import { changed } from './query.js';
 export function pgLeases(pool: pg.Pool): LeaseStore {
   return {
     async acquire(name, holder, until, now) {
-      const taken = await changed(
-        pool,
-        `INSERT INTO leases (name, holder, until) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
-         WHERE leases.holder = excluded.holder OR leases.until <= $4`,
-        [name, holder, until.getTime(), now.getTime()],
-      );
-      return taken > 0;
+      return (await changed(pool, leaseSql.take, { name, holder, until: until.getTime(), now: now.getTime() })) > 0;
     },
   };
 }

@@ -1,34 +1,26 @@
 import type pg from 'pg';
 import type { McpSessionStore } from '../ports.js';
 import { ANSWER_NEWS, type PgChanges } from './changes.js';
-import { row, rows, transaction } from './query.js';
+import { mcpSessionSql } from '../sql/mcp-sessions.js';
+import { changed, row, rows, run, transaction } from './query.js';
 
 /** The PostgreSQL McpSessionStore (see the SQLite one): ended sessions, and the questions put to sessions' clients. */
 export function pgMcpSessions(pool: pg.Pool, changes: PgChanges): McpSessionStore {
   return {
     async end(sessionHash, expiresAt, now) {
-      // Records that can no longer matter go whenever one is added, so the tables stay the size of what is live.
-      await pool.query('DELETE FROM mcp_ended_sessions WHERE expires_at <= $1', [now.toISOString()]);
-      await pool.query(
-        'INSERT INTO mcp_ended_sessions (session_hash, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-        [sessionHash, expiresAt.toISOString()],
-      );
+      await run(pool, mcpSessionSql.purgeEnded, { now: now.toISOString() });
+      await run(pool, mcpSessionSql.end, { sessionHash, expiresAt: expiresAt.toISOString() });
     },
     async ended(sessionHash) {
-      return (await row(pool, 'SELECT 1 AS ended FROM mcp_ended_sessions WHERE session_hash = $1', [sessionHash])) !== null;
+      return (await row(pool, mcpSessionSql.ended, { sessionHash })) !== null;
     },
     async ask({ sessionHash, questionId, personId, expiresAt }, perPerson, now) {
-      await pool.query('DELETE FROM mcp_questions WHERE expires_at <= $1', [now.toISOString()]);
+      const params = { questionId, sessionHash, personId, expiresAt: expiresAt.toISOString(), now: now.toISOString(), perPerson };
+      await run(pool, mcpSessionSql.purgeQuestions, params);
       // Under the person's lock, so that questions asked at once in several processes cannot pass the cap together.
       return transaction(pool, async (client) => {
         await client.query("SELECT pg_advisory_xact_lock(hashtextextended('mcp_questions ' || $1, 0))", [personId]);
-        const added = await client.query(
-          `INSERT INTO mcp_questions (question_id, session_hash, person_id, expires_at)
-           SELECT $1, $2, $3, $4
-           WHERE (SELECT count(*) FROM mcp_questions WHERE person_id = $3 AND expires_at > $5) < $6`,
-          [questionId, sessionHash, personId, expiresAt.toISOString(), now.toISOString(), perPerson],
-        );
-        return added.rowCount === 1;
+        return (await changed(client, mcpSessionSql.ask, params)) === 1;
       });
     },
     async answer(sessionHash, questionId, answer, now) {
@@ -57,7 +49,7 @@ export function pgMcpSessions(pool: pg.Pool, changes: PgChanges): McpSessionStor
       return taken.map((t) => ({ sessionHash: t.session_hash, questionId: t.question_id, answer: t.answer }));
     },
     async withdraw(sessionHash, questionId) {
-      await pool.query('DELETE FROM mcp_questions WHERE question_id = $1 AND session_hash = $2', [questionId, sessionHash]);
+      await run(pool, mcpSessionSql.withdraw, { questionId, sessionHash });
     },
     watchAnswers(listener) {
       return changes.onAnswers(listener);

@@ -1,22 +1,44 @@
 import pg from 'pg';
-import { isOutage } from '../../errors.js';
+import { isOutage } from './failures.js';
+import { positionalValues, type Params, type Statement } from '../sql/statement.js';
 
 /** A pool or one checked-out connection: whatever a query runs on. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
-/** The rows of a query. */
-export async function rows<R extends object>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
-  return (await db.query<R>(text, values)).rows;
+/** A shared statement (store/sql) and its named values, as pg runs it: `$1..$n` and the values in their order. */
+export function query<P extends Params>(statement: Statement<P>, params: P): { text: string; values: unknown[] } {
+  return { text: statement.postgres.text, values: positionalValues(statement.postgres, params) };
+}
+
+/** The rows of a query: a shared statement with its named values, or text with its values in order. */
+export async function rows<P extends Params, R>(db: Queryable, statement: Statement<P, R>, params: P): Promise<R[]>;
+export async function rows<R extends object>(db: Queryable, text: string, values?: unknown[]): Promise<R[]>;
+export async function rows(db: Queryable, text: string | Statement, values: unknown[] | Params = []): Promise<unknown[]> {
+  return (await send(db, text, values)).rows;
 }
 
 /** The first row of a query, or null. */
-export async function row<R extends object>(db: Queryable, text: string, values: unknown[] = []): Promise<R | null> {
-  return (await db.query<R>(text, values)).rows[0] ?? null;
+export async function row<P extends Params, R>(db: Queryable, statement: Statement<P, R>, params: P): Promise<R | null>;
+export async function row<R extends object>(db: Queryable, text: string, values?: unknown[]): Promise<R | null>;
+export async function row(db: Queryable, text: string | Statement, values: unknown[] | Params = []): Promise<unknown> {
+  return (await send(db, text, values)).rows[0] ?? null;
+}
+
+/** Runs a shared statement for what it does, not for an answer. */
+export async function run<P extends Params>(db: Queryable, statement: Statement<P>, params: P): Promise<void> {
+  await send(db, statement, params);
 }
 
 /** How many rows a statement changed. */
-export async function changed(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  return (await db.query(text, values)).rowCount ?? 0;
+export async function changed<P extends Params>(db: Queryable, statement: Statement<P>, params: P): Promise<number>;
+export async function changed(db: Queryable, text: string, values?: unknown[]): Promise<number>;
+export async function changed(db: Queryable, text: string | Statement, values: unknown[] | Params = []): Promise<number> {
+  return (await send(db, text, values)).rowCount ?? 0;
+}
+
+function send(db: Queryable, text: string | Statement, values: unknown[] | Params): Promise<pg.QueryResult> {
+  if (typeof text === 'string') return db.query(text, values as unknown[]);
+  return db.query(query(text, values as Params));
 }
 
 /** SQLSTATEs after which the whole transaction may simply run again: serialization failure and deadlock. */

@@ -1,5 +1,5 @@
 import type { LinkFilter, LinkRecord, Page } from '../ports.js';
-import { LINK_COLUMNS } from './link-columns.js';
+import { LINK_COLUMNS, linkSql } from '../sql/links.js';
 import { rows, type Queryable } from './query.js';
 
 /**
@@ -35,11 +35,9 @@ export function pgLinkSearch(db: Queryable) {
     if (state) values.push(state);
     const inState = (alias: string) => (state ? ` AND ${alias}.state = $4` : '');
     if (q === null || q === '') {
-      return rows<LinkRecord>(
-        db,
-        `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = $1 AND l.seq < $2${inState('l')} ORDER BY l.seq DESC LIMIT $3`,
-        values,
-      );
+      return state
+        ? rows(db, linkSql.newestInState, { teamId, state, before, limit })
+        : rows(db, linkSql.newest, { teamId, before, limit });
     }
     values.push(q);
     const qAt = `$${values.length}`;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
 import { limitsFrom } from '../stored-limits.js';
+import { settingsSql } from '../sql/settings.js';
 import type { PgPool } from './database.js';
 import { changed, row, rows, type Queryable } from './query.js';
 
@@ -42,8 +43,8 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
 
   const read = async (): Promise<Cached> => {
     const [stored, blocked] = await Promise.all([
-      row<{ value: string }>(pool, "SELECT value FROM settings WHERE key = 'limits'"),
-      rows<{ domain: string }>(pool, 'SELECT domain FROM blocked_domains'),
+      row(pool, settingsSql.value, { key: 'limits' }),
+      rows(pool, settingsSql.blocked, {}),
     ]);
     return { limits: limitsFrom(stored?.value), blocked: new Set(blocked.map(({ domain }) => domain)) };
   };
@@ -73,7 +74,7 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
     await pool.query("INSERT INTO settings (key, value) VALUES ('cursor_secret', $1) ON CONFLICT (key) DO NOTHING", [
       randomBytes(32).toString('base64'),
     ]);
-    const stored = await row<{ value: string }>(pool, "SELECT value FROM settings WHERE key = 'cursor_secret'");
+    const stored = await row(pool, settingsSql.value, { key: 'cursor_secret' });
     return Buffer.from(stored!.value, 'base64');
   };
 
@@ -94,15 +95,10 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
     blockedDomains: async () => (await load()).blocked,
     block: (domain, now) =>
       writing(async (client) => {
-        const inserted = await changed(
-          client,
-          'INSERT INTO blocked_domains (domain, created_at) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING',
-          [domain, now.toISOString()],
-        );
-        return inserted > 0;
+        return (await changed(client, settingsSql.block, { domain, at: now.toISOString() })) > 0;
       }),
     unblock: (domain) =>
-      writing(async (client) => (await changed(client, 'DELETE FROM blocked_domains WHERE domain = $1', [domain])) > 0),
+      writing(async (client) => (await changed(client, settingsSql.unblock, { domain })) > 0),
     cursorSecret: () => {
       secret ??= makeSecret().catch((error: unknown) => {
         secret = null;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isUnanswered } from '../../errors.js';
+import { isUnanswered } from './failures.js';
 
 /** How long a probe waits for a connection of its own and for the answer to `SELECT 1`. */
 const PROBE_WAIT_MS = 2_000;

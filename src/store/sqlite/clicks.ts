@@ -1,10 +1,10 @@
-import type { ClickStore, DailyClicks } from '../ports.js';
+import type { ClickStore } from '../ports.js';
+import { clickSql } from '../sql/clicks.js';
 import { writeTransaction, type Db } from './database.js';
+import { prepare } from './prepare.js';
 
 export function sqliteClicks(db: Db): ClickStore {
-  const daily = db.prepare(
-    'SELECT day, count AS clicks FROM clicks WHERE link_id = ? AND day BETWEEN ? AND ? ORDER BY day',
-  );
+  const daily = prepare(db, clickSql.daily);
   // One statement for any number of links: SQLite binds the ids as a JSON array, so the statement is prepared once.
   const totals = db.prepare(
     `SELECT link_id AS linkId, SUM(count) AS clicks FROM clicks
@@ -23,7 +23,7 @@ export function sqliteClicks(db: Db): ClickStore {
   });
 
   return {
-    daily: async (linkId, from, to) => daily.all(linkId, from, to) as DailyClicks[],
+    daily: async (linkId, from, to) => daily.all({ linkId, from, to }),
     totals: async (linkIds, from, to) => {
       const found = totals.all(JSON.stringify(linkIds), from, to) as Array<{ linkId: string; clicks: number }>;
       return new Map(found.map((row) => [row.linkId, row.clicks]));

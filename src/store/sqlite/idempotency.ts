@@ -1,12 +1,11 @@
 import type { IdempotencyBegin, IdempotencyKey, IdempotencyStore } from '../ports.js';
-import { ANSWER_KEPT_MS, answerForStored, CLAIM_HELD_MS, purgeSchedule, type StoredClaim } from '../idempotency-claims.js';
+import { ANSWER_KEPT_MS, answerForStored, CLAIM_HELD_MS, purgeSchedule } from '../idempotency-claims.js';
+import { idempotencySql } from '../sql/idempotency.js';
 import { writeTransaction, type Db } from './database.js';
+import { prepareAll } from './prepare.js';
 
 export function sqliteIdempotency(db: Db): IdempotencyStore {
-  const find = db.prepare(
-    `SELECT body_hash AS bodyHash, status, response, created_at AS createdAt, held_until AS heldUntil FROM idempotency
-     WHERE person_id = @personId AND operation = @operation AND key = @key`,
-  );
+  const s = prepareAll(db, idempotencySql);
   const claim = db.prepare(
     `INSERT INTO idempotency (person_id, operation, key, body_hash, created_at, held_until)
      VALUES (@personId, @operation, @key, @bodyHash, @now, @heldUntil)
@@ -18,21 +17,11 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
     `UPDATE idempotency SET held_until = @until
      WHERE person_id = @personId AND operation = @operation AND key = @key AND created_at = @claim AND status IS NULL`,
   );
-  const finish = db.prepare(
-    `UPDATE idempotency SET status = @status, response = @response
-     WHERE person_id = @personId AND operation = @operation AND key = @key AND created_at = @claim
-     AND status IS NULL`,
-  );
-  const release = db.prepare(
-    `DELETE FROM idempotency WHERE person_id = @personId AND operation = @operation AND key = @key
-     AND created_at = @claim AND status IS NULL`,
-  );
-  const purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
   const purgeDue = purgeSchedule();
 
   const begin = writeTransaction(db, (key: IdempotencyKey, bodyHash: string, now: number): IdempotencyBegin => {
-    if (purgeDue(now)) purge.run(now - ANSWER_KEPT_MS);
-    const answer = answerForStored(find.get(key) as StoredClaim | undefined, bodyHash, now);
+    if (purgeDue(now)) s.purge.run({ before: now - ANSWER_KEPT_MS });
+    const answer = answerForStored(s.stored.get(key), bodyHash, now);
     if (answer) return answer;
     claim.run({ ...key, bodyHash, now, heldUntil: now + CLAIM_HELD_MS });
     return { kind: 'new', claim: now };
@@ -45,7 +34,7 @@ export function sqliteIdempotency(db: Db): IdempotencyStore {
   return {
     begin: async (key, bodyHash, now) => begin(key, bodyHash, now.getTime()),
     hold: async (claims, until) => void (claims.length > 0 && hold(claims, until.getTime())),
-    finish: async (key, claimed, status, response) => void finish.run({ ...key, claim: claimed, status, response }),
-    release: async (key, claimed) => void release.run({ ...key, claim: claimed }),
+    finish: async (key, claimed, status, response) => void s.finish.run({ ...key, claim: claimed, status, response }),
+    release: async (key, claimed) => void s.release.run({ ...key, claim: claimed }),
   };
 }

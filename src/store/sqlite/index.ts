@@ -1,11 +1,14 @@
 import type { Store } from '../ports.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
+import { guardFailures } from '../failure-guard.js';
 import { openDatabase } from './database.js';
+import { sqliteFailure } from './failures.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
 import { sqliteLeases } from './leases.js';
 import { sqliteClicks } from './clicks.js';
+import { countedAlone } from './counted-alone.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
 import { sqliteMcpSessions } from './mcp-sessions.js';
@@ -27,8 +30,8 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): Promise<void> };
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
-  const rates = sqliteRates(path);
-  return {
+  const rates = countedAlone(path, sqliteRates(path));
+  return guardFailures({
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random, perform),
     tokens,
@@ -51,5 +54,5 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
       rates.close();
       db.close();
     },
-  };
+  }, sqliteFailure);
 }

@@ -1,9 +1,8 @@
 import type { LinkFilter, LinkRecord, Page } from '../ports.js';
 import type { Db } from './database.js';
-import { LINK_COLUMNS } from './link-columns.js';
+import { LINK_COLUMNS, linkSql } from '../sql/links.js';
+import { prepareAll } from './prepare.js';
 import { spacedText } from './spaced-text.js';
-
-const NEWEST_FIRST = 'ORDER BY l.seq DESC LIMIT ?';
 
 /** A team up to this size is searched by reading its links; a larger one through the indexes. */
 const SMALL_TEAM = 2000;
@@ -19,12 +18,7 @@ const SMALL_TEAM = 2000;
  * - Larger teams, q of 1–2 characters: the same over a trigram index of spaced-out text (spaced-text.ts).
  */
 export function linkSearch(db: Db) {
-  const plain = db.prepare(
-    `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = ? AND l.seq < ? ${NEWEST_FIRST}`,
-  );
-  const plainState = db.prepare(
-    `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = ? AND l.state = ? AND l.seq < ? ${NEWEST_FIRST}`,
-  );
+  const { newest: plain, newestInState, liveLinks: teamSize } = prepareAll(db, linkSql);
   // The same query over either trigram index: the plain one, or the spaced-out one for 1–2 characters.
   const matching = (index: 'links_search' | 'links_search_short') =>
     db.prepare(
@@ -35,14 +29,13 @@ export function linkSearch(db: Db) {
   const trigram = matching('links_search');
   const shortTrigram = matching('links_search_short');
 
-  const teamSize = db.prepare('SELECT link_count FROM teams WHERE id = ?').pluck();
   const newest = (teamId: string, state: LinkFilter['state'], before: number, limit: number) =>
-    (state ? plainState.all(teamId, state, before, limit) : plain.all(teamId, before, limit)) as LinkRecord[];
+    state ? newestInState.all({ teamId, state, before, limit }) : plain.all({ teamId, before, limit });
 
   return (teamId: string, { state, q }: LinkFilter, { limit, after }: Page<number>): LinkRecord[] => {
     const before = after ?? Number.MAX_SAFE_INTEGER;
     if (q === null || q === '') return newest(teamId, state, before, limit);
-    if (((teamSize.get(teamId) as number | undefined) ?? 0) <= SMALL_TEAM) {
+    if ((teamSize.get({ teamId })?.n ?? 0) <= SMALL_TEAM) {
       const needle = q.toLowerCase();
       const found = (link: LinkRecord) =>
         [link.code, link.name, link.destination, link.note].some((text) => text?.toLowerCase().includes(needle));

@@ -1,5 +1,7 @@
 import type { McpSessionStore } from '../ports.js';
+import { mcpSessionSql } from '../sql/mcp-sessions.js';
 import { changeWatcher, writeTransaction, type Db } from './database.js';
+import { prepareAll } from './prepare.js';
 
 /**
  * How often, while questions wait, this process looks whether another process committed anything, and so may have
@@ -9,20 +11,12 @@ import { changeWatcher, writeTransaction, type Db } from './database.js';
 const WATCH_MS = 100;
 
 export function sqliteMcpSessions(db: Db): McpSessionStore {
-  const end = db.prepare('INSERT OR IGNORE INTO mcp_ended_sessions (session_hash, expires_at) VALUES (?, ?)');
-  const ended = db.prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_hash = ?').pluck();
-  const purgeEnded = db.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at <= ?');
-  const purgeQuestions = db.prepare('DELETE FROM mcp_questions WHERE expires_at <= ?');
-  const insertQuestion = db.prepare(
-    `INSERT INTO mcp_questions (question_id, session_hash, person_id, expires_at)
-     SELECT @questionId, @sessionHash, @personId, @expiresAt
-     WHERE (SELECT count(*) FROM mcp_questions WHERE person_id = @personId AND expires_at > @now) < @perPerson`,
-  );
+  const s = prepareAll(db, mcpSessionSql);
   // A read of the person's questions that turns into a write: immediate, so another process's question in between
   // can neither fail it with SQLITE_BUSY nor pass the cap alongside it.
-  const ask = writeTransaction(db, (params: Record<string, unknown>, now: string) => {
-    purgeQuestions.run(now);
-    return insertQuestion.run(params).changes === 1;
+  const ask = writeTransaction(db, (params: Parameters<typeof s.ask.run>[0]) => {
+    s.purgeQuestions.run(params);
+    return s.ask.run(params).changes === 1;
   });
   const fill = db.prepare(
     'UPDATE mcp_questions SET answer = ? WHERE question_id = ? AND session_hash = ? AND answer IS NULL AND expires_at > ?',
@@ -32,7 +26,6 @@ export function sqliteMcpSessions(db: Db): McpSessionStore {
     `DELETE FROM mcp_questions WHERE answer IS NOT NULL AND question_id IN (SELECT value FROM json_each(?))
      RETURNING session_hash, question_id, answer`,
   );
-  const withdraw = db.prepare('DELETE FROM mcp_questions WHERE question_id = ? AND session_hash = ?');
 
   const listeners = new Set<() => void>();
   const tell = () => {
@@ -44,15 +37,14 @@ export function sqliteMcpSessions(db: Db): McpSessionStore {
   return {
     async end(sessionHash, expiresAt, now) {
       // Records that can no longer matter go whenever one is added, so the tables stay the size of what is live.
-      purgeEnded.run(now.toISOString());
-      end.run(sessionHash, expiresAt.toISOString());
+      s.purgeEnded.run({ now: now.toISOString() });
+      s.end.run({ sessionHash, expiresAt: expiresAt.toISOString() });
     },
     async ended(sessionHash) {
-      return ended.get(sessionHash) !== undefined;
+      return s.ended.get({ sessionHash }) !== undefined;
     },
     async ask({ sessionHash, questionId, personId, expiresAt }, perPerson, now) {
-      const params = { questionId, sessionHash, personId, expiresAt: expiresAt.toISOString(), now: now.toISOString(), perPerson };
-      return ask(params, now.toISOString());
+      return ask({ questionId, sessionHash, personId, expiresAt: expiresAt.toISOString(), now: now.toISOString(), perPerson });
     },
     async answer(sessionHash, questionId, answer, now) {
       if (fill.run(answer, questionId, sessionHash, now.toISOString()).changes === 0) return false;
@@ -66,7 +58,7 @@ export function sqliteMcpSessions(db: Db): McpSessionStore {
       return taken.map((t) => ({ sessionHash: t.session_hash, questionId: t.question_id, answer: t.answer }));
     },
     async withdraw(sessionHash, questionId) {
-      withdraw.run(questionId, sessionHash);
+      s.withdraw.run({ questionId, sessionHash });
     },
     watchAnswers(listener) {
       listeners.add(listener);

@@ -343,11 +343,17 @@ export const migrations: readonly string[] = [
   ALTER TABLE idempotency ADD COLUMN held_until INTEGER NOT NULL DEFAULT 0;
   UPDATE idempotency SET held_until = created_at + 300000 WHERE status IS NULL;
   `,
+  // 19: the processes counting rate limits on this file, each while it renews its row (epoch ms): one alone counts
+  // in its memory, and hands its counts to the file once another comes (counted-alone.ts).
+  `
+  CREATE TABLE IF NOT EXISTS rate_processes (id TEXT PRIMARY KEY, alone INTEGER NOT NULL, until INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];
 
 /**
  * Ordinary tables that only the SQLite store has: the log of link changes processes sharing the file read to keep
- * their caches exact. PostgreSQL tells other processes by LISTEN/NOTIFY instead, so copy-database leaves it out and
- * the schema test does not look for it there.
+ * their caches exact, and the processes counting rate limits on it. PostgreSQL tells other processes by
+ * LISTEN/NOTIFY, and its processes always count in the database, so copy-database leaves them out and the schema
+ * test does not look for them there.
  */
-export const SQLITE_ONLY_TABLES: readonly string[] = ['link_changes'];
+export const SQLITE_ONLY_TABLES: readonly string[] = ['link_changes', 'rate_processes'];

@@ -1,13 +1,10 @@
 import type { ActiveLink } from '../ports.js';
+import { linkSql } from '../sql/links.js';
 import type { Db } from './database.js';
+import { prepare } from './prepare.js';
 
-/**
- * The daily unsafe-site re-check's page of links: active links after seq `after`, by seq. Paging by the primary
- * key reads each page from where the last one ended, however many links there are.
- */
+/** The daily unsafe-site re-check's page of links: active links after seq `after`, by seq (store/sql/links.ts). */
 export function sqliteActiveDestinations(db: Db): (after: number, limit: number) => Promise<ActiveLink[]> {
-  const page = db.prepare(
-    "SELECT seq, code, destination FROM links WHERE state = 'active' AND seq > ? ORDER BY seq LIMIT ?",
-  );
-  return async (after, limit) => page.all(after, limit) as ActiveLink[];
+  const page = prepare(db, linkSql.activeDestinations);
+  return async (after, limit) => page.all({ after, limit });
 }

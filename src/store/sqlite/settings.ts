@@ -2,41 +2,40 @@ import { randomBytes } from 'node:crypto';
 import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
 import { limitsFrom } from '../stored-limits.js';
+import { settingsSql } from '../sql/settings.js';
 import { changeWatcher, writeTransaction, type Db } from './database.js';
+import { prepareAll } from './prepare.js';
 
 /**
  * Operator settings: limits, the blocklist and the cursor secret. Reads are cached in memory and dropped as soon
  * as another process (the operator CLI) commits, so `shortlinks limits set` takes effect on the next request.
  */
 export function sqliteSettings(db: Db): SettingsStore {
-  const get = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
+  const s = prepareAll(db, settingsSql);
+  const get = (key: string) => s.value.get({ key })?.value;
   const put = db.prepare(
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
-  const blocked = db.prepare('SELECT domain FROM blocked_domains').pluck();
-  const block = db.prepare('INSERT OR IGNORE INTO blocked_domains (domain, created_at) VALUES (?, ?)');
-  const unblock = db.prepare('DELETE FROM blocked_domains WHERE domain = ?');
   const changed = changeWatcher(db);
   let cache: { limits: Limits; blocked: ReadonlySet<string> } | null = null;
 
   const load = () => {
     if (cache && !changed()) return cache;
-    const stored = get.get('limits') as string | undefined;
     cache = {
-      limits: limitsFrom(stored),
-      blocked: new Set(blocked.all() as string[]),
+      limits: limitsFrom(get('limits')),
+      blocked: new Set(s.blocked.all({}).map(({ domain }) => domain)),
     };
     return cache;
   };
   const setLimits = writeTransaction(db, (changes: Partial<Limits>) => {
-    const stored = get.get('limits') as string | undefined;
+    const stored = get('limits');
     const next = { ...(stored ? (JSON.parse(stored) as Partial<Limits>) : {}), ...changes };
     put.run('limits', JSON.stringify(next));
     cache = null;
     return load().limits;
   });
   const secret = writeTransaction(db, (): Buffer => {
-    const stored = get.get('cursor_secret') as string | undefined;
+    const stored = get('cursor_secret');
     if (stored) return Buffer.from(stored, 'base64');
     const made = randomBytes(32);
     put.run('cursor_secret', made.toString('base64'));
@@ -50,11 +49,11 @@ export function sqliteSettings(db: Db): SettingsStore {
     blockedDomains: async () => load().blocked,
     block: async (domain, now) => {
       cache = null;
-      return block.run(domain, now.toISOString()).changes > 0;
+      return s.block.run({ domain, at: now.toISOString() }).changes > 0;
     },
     unblock: async (domain) => {
       cache = null;
-      return unblock.run(domain).changes > 0;
+      return s.unblock.run({ domain }).changes > 0;
     },
     cursorSecret: async () => cursorSecret,
   };

@@ -1,0 +1,69 @@
+import type { Limits } from '../../domain/limits.js';
+import type { LinkState } from '../../domain/link-state.js';
+import type { ApiError } from '../../errors.js';
+import type { AnswerSlot } from './idempotency.js';
+import type { Page } from './page.js';
+
+export interface LinkRecord {
+  /** Insertion order; the same order as (createdAt, id). */
+  seq: number;
+  id: string;
+  teamId: string;
+  code: string;
+  name: string | null;
+  destination: string;
+  note: string | null;
+  state: LinkState;
+  createdAt: string;
+  changedAt: string | null;
+}
+
+/** An active link's code and destination, with its seq for paging. */
+export interface ActiveLink {
+  seq: number;
+  code: string;
+  destination: string;
+}
+
+export interface NewLink {
+  teamId: string;
+  teamCreatedAt: Date;
+  destination: string;
+  name: string | null;
+  note: string | null;
+}
+
+export interface LinkFilter {
+  state: LinkState | null;
+  q: string | null;
+}
+
+/** A createMany item's outcome: the link made, or the refusal createLink would have answered for it. */
+export type CreateOutcome = LinkRecord | ApiError;
+
+export interface LinkStore {
+  /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
+  create(input: NewLink, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  /**
+   * Makes the links as `create` would, in order, in one transaction: each passes or fails alone (a refusal is its
+   * outcome), and each sees the ones made before it (limits count them).
+   */
+  createMany(inputs: readonly NewLink[], limits: Limits, now: Date, slot?: AnswerSlot<CreateOutcome[]>): Promise<CreateOutcome[]>;
+  findByCode(code: string): Promise<LinkRecord | null>;
+  findByName(name: string): Promise<LinkRecord | null>;
+  /**
+   * Rejects with the refusal create or rename would give the name (name_taken, reserved_name, on `field`) for
+   * link `linkId` of the team (null: a link not made yet); resolves when they would take it. Changes nothing.
+   */
+  nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Promise<void>;
+  /** Newest first, `limit` rows after the row with seq `after`. */
+  list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
+  setDestination(id: string, destination: string, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  setNote(id: string, note: string | null, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  rename(id: string, name: string | null, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  delete(id: string, limits: Limits, now: Date, slot?: AnswerSlot<void>): Promise<void>;
+  /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */
+  setState(code: string, state: LinkState, now: Date): Promise<LinkRecord | null>;
+  /** Active links with seq greater than `after`, by seq, at most `limit` (the daily unsafe-site re-check). */
+  activeDestinations(after: number, limit: number): Promise<ActiveLink[]>;
+}

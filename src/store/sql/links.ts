@@ -1,0 +1,82 @@
+import type { WindowCount } from '../../domain/limits.js';
+import type { LinkState } from '../../domain/link-state.js';
+import type { LinkEventKind, NameRow } from '../operations/link-queries.js';
+import type { ActiveLink, LinkRecord } from '../ports.js';
+import { flag, sql } from './statement.js';
+
+/**
+ * A link row as LinkRecord, from table alias `l`. Aliases are quoted: PostgreSQL folds unquoted names to lower
+ * case, and the ports' fields are camelCase.
+ */
+export const LINK_COLUMNS = `l.seq, l.id, l.team_id AS "teamId", l.code, l.name, l.destination, l.note, l.state,
+  l.created_at AS "createdAt", l.changed_at AS "changedAt"`;
+
+/**
+ * Established people (ports.ts, ReportRule), for SQL over people `p`: `:since` is the latest sign-up time old
+ * enough. A flag is true as itself in both databases (SQLite's 1, PostgreSQL's true).
+ */
+export const ESTABLISHED = `(p.added_by_operator OR (p.created_at <= :since AND p.agreed_terms_at IS NOT NULL
+    AND EXISTS (SELECT 1 FROM members m WHERE m.person_id = p.id)))`;
+
+/** A row of `names` as read: `retired` is 0/1 in SQLite. */
+export type NameRowRead = Omit<NameRow, 'retired'> & { retired: number | boolean };
+
+export function nameRowOf(row: NameRowRead): NameRow {
+  return { ...row, retired: flag(row.retired) };
+}
+
+type Changing<V> = { id: string; at: string } & V;
+
+/** The links' statements: what the link operations ask (operations/link-queries.ts) and the LinkStore reads. */
+export const linkSql = {
+  byId: sql<{ id: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id`),
+  /** A change starts from the link it locked (link-queries.ts, lockLink). */
+  lockedById: sql<{ id: string }, LinkRecord>((d) => `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id${d.forUpdate}`),
+  byCode: sql<{ code: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.code = :code`),
+  byName: sql<{ name: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.name = :name`),
+  latestCreatedAt: sql<Record<string, never>, { createdAt: string }>(
+    'SELECT created_at AS "createdAt" FROM links ORDER BY seq DESC LIMIT 1',
+  ),
+  /** The team's live links (kept by triggers), also the LinkStore search's choice of plan. */
+  liveLinks: sql<{ teamId: string }, { n: number }>('SELECT link_count AS n FROM teams WHERE id = :teamId'),
+  events: sql<{ teamId: string; kind: LinkEventKind; since: number }, WindowCount>(
+    'SELECT count(*) AS count, min(at) AS "oldestAt" FROM link_events WHERE team_id = :teamId AND kind = :kind AND at > :since',
+  ),
+  addEvent: sql<{ teamId: string; kind: LinkEventKind; at: number }>(
+    'INSERT INTO link_events (team_id, kind, at) VALUES (:teamId, :kind, :at)',
+  ),
+  purgeEvents: sql<{ before: number }>('DELETE FROM link_events WHERE at < :before'),
+  claimCode: sql<{ code: string }>('INSERT INTO codes (code) VALUES (:code) ON CONFLICT DO NOTHING'),
+  nameRow: sql<{ name: string }, NameRowRead>(
+    'SELECT team_id AS "teamId", link_id AS "linkId", retired FROM names WHERE name = :name',
+  ),
+  holdName: sql<{ name: string; teamId: string; linkId: string }>(
+    `INSERT INTO names (name, team_id, link_id, retired) VALUES (:name, :teamId, :linkId, false)
+     ON CONFLICT (name) DO UPDATE SET team_id = excluded.team_id, link_id = excluded.link_id`,
+  ),
+  releaseName: sql<{ name: string }>('UPDATE names SET link_id = NULL WHERE name = :name'),
+  retireName: sql<{ name: string }>('UPDATE names SET link_id = NULL, retired = true WHERE name = :name'),
+  insert: sql<{ id: string; teamId: string; code: string; name: string | null; destination: string; note: string | null; createdAt: string }>(
+    `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at)
+     VALUES (:id, :teamId, :code, :name, :destination, :note, 'active', :createdAt)`,
+  ),
+  setDestination: sql<Changing<{ destination: string }>>('UPDATE links SET destination = :destination, changed_at = :at WHERE id = :id'),
+  setNote: sql<Changing<{ note: string | null }>>('UPDATE links SET note = :note, changed_at = :at WHERE id = :id'),
+  setName: sql<Changing<{ name: string | null }>>('UPDATE links SET name = :name, changed_at = :at WHERE id = :id'),
+  setState: sql<Changing<{ state: LinkState }>>('UPDATE links SET state = :state, changed_at = :at WHERE id = :id'),
+  delete: sql<{ id: string }>('DELETE FROM links WHERE id = :id'),
+  flagIfActive: sql<{ id: string }>("UPDATE links SET state = 'flagged' WHERE id = :id AND state = 'active'"),
+  /** The daily unsafe-site re-check's page: paged by the primary key, from where the last page ended. */
+  activeDestinations: sql<{ after: number; limit: number }, ActiveLink>(
+    "SELECT seq, code, destination FROM links WHERE state = 'active' AND seq > :after ORDER BY seq LIMIT :limit",
+  ),
+  /** listLinks without q: the team's links below the cursor, newest first, down the (team, seq) index. */
+  newest: sql<{ teamId: string; before: number; limit: number }, LinkRecord>(
+    `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = :teamId AND l.seq < :before ORDER BY l.seq DESC LIMIT :limit`,
+  ),
+  /** The same in one state, down the (team, state, seq) index. */
+  newestInState: sql<{ teamId: string; state: LinkState; before: number; limit: number }, LinkRecord>(
+    `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = :teamId AND l.state = :state AND l.seq < :before
+     ORDER BY l.seq DESC LIMIT :limit`,
+  ),
+};
