@@ -25,8 +25,3 @@ export function single(args: Args, what: string): string {
   if (value === undefined) throw usageError(`missing ${what}`);
   return value;
 }
-
-/** A value on stdout or stderr, quoted, so a stray space or an empty string shows. */
-export function quote(value: string): string {
-  return JSON.stringify(value);
-}

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Store } from '../store/ports.js';
 import type { Args } from './args.js';
+import { asCliError } from './errors.js';
 
 /** What every command produces: the object `--json` prints, and the lines printed without it. */
 export interface Outcome {
@@ -28,25 +29,18 @@ export interface Command {
 }
 
 /**
- * Pairs a command function (parsed args and store in, result object out; reusable by an operator page later)
- * with how a person reads its result.
+ * Pairs a command (parsed args in, a call of the operator layer, src/operator, out) with how a person reads its
+ * result. The operator layer's refusals become the CLI's, word for word.
  */
 export function defineCommand<R extends object>(
-  run: (args: Args, store: Store) => Promise<R>,
-  text: (result: R) => string,
-): Command {
-  // A wrapper, not `run` itself: many commands take an optional `now` third, which must never receive the context.
-  return defineContextCommand((args, store) => run(args, store), text);
-}
-
-/** defineCommand for a command that also needs the configuration it runs under. */
-export function defineContextCommand<R extends object>(
   run: (args: Args, store: Store, context: CommandContext) => Promise<R>,
   text: (result: R) => string,
 ): Command {
   return {
     async execute(args, store, context) {
-      const result = await run(args, store, context);
+      const result = await run(args, store, context).catch((error: unknown) => {
+        throw asCliError(error);
+      });
       return { json: result, text: text(result) };
     },
   };

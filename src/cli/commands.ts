@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Command, StandaloneCommand } from './command.js';
-import { LIMIT_FLAGS, type LimitFlag } from './limit-flags.js';
+import { LIMIT_FLAGS, type LimitFlag } from '../operator/limit-flags.js';
 
 /**
  * Every flag of every command, for one strict parseArgs pass; which command takes which is checked afterwards

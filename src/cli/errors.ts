@@ -1,3 +1,5 @@
+import { ApiError, type ErrorCode } from '../errors.js';
+
 /**
  * The CLI's one error type. Its message becomes the single `shortlinks: <reason>` line on stderr, so it is written
  * for the operator and never carries a stack or a secret.
@@ -20,4 +22,17 @@ export function usageError(message: string): CliError {
 /** A command line the data refuses: unknown email, team, token or code; a duplicate. Exit code 1. */
 export function dataError(message: string): CliError {
   return new CliError(message, 1);
+}
+
+/** The exit code of each refusal of the operator layer: bad input is a bad command line, the rest the data's. */
+const EXIT_CODES: Partial<Record<ErrorCode, 1 | 2>> = { bad_request: 2, not_found: 1, conflict: 1 };
+
+/**
+ * A refusal of the operator layer (src/operator) as the CLI tells it, in the same words; anything else (a fault,
+ * the database out of reach) is returned as it was thrown.
+ */
+export function asCliError(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const exitCode = EXIT_CODES[error.code];
+  return exitCode === undefined ? error : new CliError(error.message, exitCode);
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { Args } from '../cli/args.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import { html, type Html } from '../views/html.js';
 import { navItem } from '../views/nav.js';
 import { notFound, render, signedInOnly, type PageDeps } from './request.js';
@@ -20,16 +20,20 @@ export function operatorOnly(deps: PageDeps, handler: Handler): RequestHandler {
 }
 
 /**
- * What a CLI command function receives, as the command line would give it: the operator pages call the CLI's own
- * functions (src/cli), so every rule and message is the CLI's.
+ * A refusal of the operator layer (src/operator, which the CLI runs too, so its words are the CLI's: `no link has
+ * the code "x"`) as a sentence on a page.
  */
-export function commandArgs(values: Record<string, string | boolean | undefined> = {}, positionals: string[] = []): Args {
-  return { values, positionals };
-}
-
-/** A CLI message (`no link has the code "x"`) as a sentence on a page. */
 export function sentence(message: string): string {
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+}
+
+/**
+ * The operator layer's refusal with this code, for the page to show; anything else (a fault, the database out of
+ * reach) is thrown on, to be answered as on every page.
+ */
+export function refusal(error: unknown, code: ErrorCode): ApiError {
+  if (error instanceof ApiError && error.code === code) return error;
+  throw error;
 }
 
 const SECTIONS = [

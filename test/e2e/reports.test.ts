@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { listReports, reportsList } from '../../src/cli/moderation.js';
+import { reportsList } from '../../src/cli/moderation.js';
 import { HOUR_MS } from '../../src/domain/limits.js';
+import { listReports } from '../../src/operator/moderation.js';
 import { call, expectProblem, startServer, TestClock, type TestServer } from '../helpers/server.js';
 import { WebVisitor } from '../helpers/web-forms.js';
 
@@ -78,7 +79,7 @@ describe('reportLink', () => {
     const moved = await call(server, 'setDestination', { code: link.code, destination: 'https://example.com/new' }, link.token);
     expect(moved.status).toBe(200);
 
-    const { reports } = await listReports(NO_ARGS, server.app.ctx.store);
+    const { reports } = await listReports(server.app.ctx.store, server.clock.now());
     expect(reports).toHaveLength(3);
     for (const kept of reports) {
       expect(kept).toEqual({
@@ -110,7 +111,7 @@ describe('reportLink', () => {
     await report(third!.token, link.code, 'malware');
     await expectFlagged(link);
 
-    const { reports } = await listReports(NO_ARGS, server.app.ctx.store);
+    const { reports } = await listReports(server.app.ctx.store, server.clock.now());
     // One instant on the test clock, so their order is the ids'.
     expect(reports.map((r) => `${r.reason} ${r.counts}`).sort()).toEqual([
       'malware true', 'malware true', 'malware true', 'spam false', 'spam false', 'spam false',
@@ -127,7 +128,7 @@ describe('reportLink', () => {
     await expectActive(link);
 
     server.clock.advance(1_000);
-    const { reports } = await listReports(NO_ARGS, server.app.ctx.store, server.clock.now());
+    const { reports } = await listReports(server.app.ctx.store, server.clock.now());
     expect(reports.map((r) => r.counts)).toEqual([true, true, true]);
     await report(tokens[1]!, link.code, 'still phishing');
     await expectFlagged(link);

@@ -1,25 +1,24 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { blockDomain, blockEntryText, listBlocked, unblockDomain, type BlockEntry } from '../../cli/block.js';
-import { CliError } from '../../cli/errors.js';
+import { blockDomain, blockEntryText, listBlocked, unblockDomain, type BlockEntry } from '../../operator/blocklist.js';
 import type { Store } from '../../store/ports.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
+import { operatorOnly, refusal, renderOperatorPage, sentence } from '../operator-pages.js';
 import { queryText, text, type PageDeps } from '../request.js';
 
-type Change = (args: ReturnType<typeof commandArgs>, store: Store, now: Date) => Promise<BlockEntry>;
+type Change = (store: Store, domain: string, now: Date) => Promise<BlockEntry>;
 
 /**
  * The blocklist, `/admin/blocklist`: the blocked domains, a form to add one and a button to remove each, run by
- * the CLI's `block add|remove|list`. New destinations on a blocked domain or its subdomains answer
- * `blocked_destination`, on every process from the next request.
+ * the operator layer as the CLI's `block add|remove|list` are. New destinations on a blocked domain or its
+ * subdomains answer `blocked_destination`, on every process from the next request.
  */
 export function adminBlocklistPages(app: Express, deps: PageDeps): void {
   const { store, clock } = deps.ctx;
 
   async function show(req: Request, res: Response, me: SignedIn, status = 200, typed = '', fault?: string, alert?: string) {
-    const { blocked } = await listBlocked(commandArgs(), store);
+    const { blocked } = await listBlocked(store);
     const done = queryText(req, 'done');
     const notice = status === 200 && done ? doneText(done, queryText(req, 'domain'), blocked) : undefined;
     const items = blocked.map(
@@ -43,16 +42,15 @@ ${blocked.length ? html`<ul style="list-style:none;padding:0">${items}</ul>` : h
     );
   }
 
-  /** Runs `block add` or `block remove` on the form's domain; a domain the CLI refuses is shown where it was typed. */
+  /** Blocks or unblocks the form's domain; a domain that is refused is shown where it was typed. */
   async function change(req: Request, res: Response, me: SignedIn, run: Change, fromField: boolean) {
     const typed = text(req, 'domain');
     try {
-      const entry = await run(commandArgs({}, [typed]), store, clock.now());
+      const entry = await run(store, typed, clock.now());
       const done = entry.blocked ? (entry.changed ? 'blocked' : 'already') : entry.changed ? 'unblocked' : 'absent';
       res.redirect(303, `/admin/blocklist?done=${done}&domain=${encodeURIComponent(entry.domain)}`);
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      const message = sentence(error.message);
+      const message = sentence(refusal(error, 'bad_request').message);
       return fromField ? show(req, res, me, 400, typed, message) : show(req, res, me, 400, '', undefined, message);
     }
   }

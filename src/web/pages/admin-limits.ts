@@ -1,11 +1,10 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { CliError } from '../../cli/errors.js';
-import { LIMIT_FLAGS, type LimitFlag } from '../../cli/limit-flags.js';
-import { LimitFaults, setLimits, showLimits } from '../../cli/limits.js';
+import { LIMIT_FLAGS, type LimitFlag } from '../../operator/limit-flags.js';
+import { LimitFaults, setLimits, showLimits } from '../../operator/limits.js';
 import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
+import { operatorOnly, refusal, renderOperatorPage, sentence } from '../operator-pages.js';
 import { queryText, text, type PageDeps } from '../request.js';
 
 /** Each limit's label on the form, in the order `limits set` lists its flags. */
@@ -28,11 +27,11 @@ const FLAGS = Object.keys(LIMIT_FLAGS) as LimitFlag[];
 const shownName = (flag: LimitFlag) => `shown-${flag}`;
 
 /**
- * The limits, `/admin/limits`: every limit `limits set` takes, in one form, saved by the CLI's own function (all
- * or nothing; every value it refuses is shown beside its field at once). Only the limits whose value was changed
- * on the form are sent, as only the flags given on a command line: a browser sends every field, and saving the
- * others would store today's defaults as overrides (a later release's defaults would never apply) and undo what
- * another operator set meanwhile. Every process applies them on its next request.
+ * The limits, `/admin/limits`: every limit `limits set` takes, in one form, saved by the operator layer as the
+ * CLI saves them (all or nothing; every value it refuses is shown beside its field at once). Only the limits whose
+ * value was changed on the form are sent, as only the flags given on a command line: a browser sends every field,
+ * and saving the others would store today's defaults as overrides (a later release's defaults would never apply)
+ * and undo what another operator set meanwhile. Every process applies them on its next request.
  */
 export function adminLimitsPages(app: Express, deps: PageDeps): void {
   const { store } = deps.ctx;
@@ -44,7 +43,7 @@ export function adminLimitsPages(app: Express, deps: PageDeps): void {
   }
 
   async function show(req: Request, res: Response, me: SignedIn, status = 200, sent?: Sent, faults: Partial<Record<LimitFlag, string>> = {}, alert?: string) {
-    const limits = await showLimits(commandArgs(), store);
+    const limits = await showLimits(store);
     const typed = sent?.typed;
     const shown = (flag: LimitFlag) => sent?.shown[flag] ?? String(limits[LIMIT_FLAGS[flag]]);
     const fields = FLAGS.map((flag) =>
@@ -85,13 +84,12 @@ ${fields}
       const changed = Object.fromEntries(Object.entries(typed).filter(([flag, value]) => value !== shown[flag]));
       if (Object.keys(changed).length === 0) return res.redirect(303, '/admin/limits?done=unchanged');
       try {
-        await setLimits(commandArgs(changed), store);
+        await setLimits(store, changed);
         res.redirect(303, '/admin/limits?done=saved');
       } catch (error) {
         const sent = { typed, shown };
         if (error instanceof LimitFaults) return show(req, res, me, 400, sent, error.faults, 'Nothing was saved: fix the limits marked below.');
-        if (error instanceof CliError) return show(req, res, me, 400, sent, {}, sentence(error.message));
-        throw error;
+        return show(req, res, me, 400, sent, {}, sentence(refusal(error, 'bad_request').message));
       }
     }),
   );

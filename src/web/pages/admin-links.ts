@@ -1,13 +1,13 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { CliError } from '../../cli/errors.js';
-import { noSuchLink, setLinkState } from '../../cli/link.js';
 import type { LinkState } from '../../domain/link-state.js';
+import { ApiError } from '../../errors.js';
+import { findLink, linkByCode, setLinkState } from '../../operator/links.js';
+import { listReports, listReviews } from '../../operator/moderation.js';
 import type { LinkRecord } from '../../store/ports.js';
-import { linkByEntry } from '../../store/link-by-key.js';
 import { buttonForm, confirmForm, noticeBox, textField } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
-import { commandArgs, operatorOnly, renderOperatorPage, sentence } from '../operator-pages.js';
+import { operatorOnly, refusal, renderOperatorPage, sentence } from '../operator-pages.js';
 import { notFound, queryText, type PageDeps } from '../request.js';
 import { moderationLists } from './admin-entries.js';
 
@@ -24,18 +24,19 @@ const isAction = (value: string): value is Action => Object.hasOwn(ACTIONS, valu
 
 /**
  * The operator's links page, `/admin/links`: finds any link by its short address, code or name, shows it, and
- * flags, disables or restores it with the CLI's `link flag|disable|restore` (restoring resolves its reports and
- * reviews). Disabling, which stops the link, asks first on a page of its own that names the destination. Every
- * change reaches every process at once: the store tells the others, as it does for the CLI.
+ * flags, disables or restores it through the operator layer, as the CLI's `link flag|disable|restore` do
+ * (restoring resolves its reports and reviews). Disabling, which stops the link, asks first on a page of its own
+ * that names the destination. Every change reaches every process at once: the store tells the others, as it does
+ * for the CLI.
  */
 export function adminLinkPages(app: Express, deps: PageDeps): void {
   const { store, clock } = deps.ctx;
 
   async function show(req: Request, res: Response, me: SignedIn) {
     const raw = queryText(req, 'code');
-    const code = raw.trim();
-    const link = code === '' ? null : await linkByEntry(store, deps.ctx.config.publicUrl, code);
-    const fault = code !== '' && !link ? sentence(noSuchLink(raw).message) : undefined;
+    const found = raw.trim() === '' ? null : await findLink(store, deps.ctx.config.publicUrl, raw).catch((error: unknown) => refusal(error, 'not_found'));
+    const link = found instanceof ApiError ? null : found;
+    const fault = found instanceof ApiError ? sentence(found.message) : undefined;
     const done = queryText(req, 'done');
     const card = link ? await linkCard(link, me.csrf) : html``;
     renderOperatorPage(
@@ -61,8 +62,8 @@ ${card}`,
       link.state !== 'disabled' ? html` <a href="/admin/links/${link.code}/disable">Disable…</a> ` : html``,
       link.state !== 'active' ? action('restore', 'Restore', 'quiet') : html``,
     ];
-    const reports = await store.moderation.openReports(await store.settings.limits(), clock.now(), link.id);
-    const reviews = await store.moderation.openReviews(link.id);
+    const { reports } = await listReports(store, clock.now(), link.id);
+    const { reviews } = await listReviews(store, link.id);
     const lists = await moderationLists(store, reports, reviews);
     return html`<section class="card" aria-labelledby="link-title">
 <h2 id="link-title" style="margin-top:0">Link <code>${link.code}</code></h2>
@@ -89,10 +90,9 @@ ${row('Changed', when(link.changedAt))}
 </dl>`;
   }
 
-  /** A refused action: the CLI's reason on the page, with its status (an unknown code is 404). */
-  function refused(res: Response, error: CliError) {
-    const status = error.exitCode === 2 ? 400 : 404;
-    renderOperatorPage(res, status, 'Links', '/admin/links', html`<h1>Links</h1><p class="alert" role="alert">${sentence(error.message)}</p><p><a href="/admin/links">Find a link</a></p>`);
+  /** A refused action: the operator layer's reason on the page, with its status (an unknown code is 404). */
+  function refused(res: Response, error: ApiError) {
+    renderOperatorPage(res, error.status, 'Links', '/admin/links', html`<h1>Links</h1><p class="alert" role="alert">${sentence(error.message)}</p><p><a href="/admin/links">Find a link</a></p>`);
   }
 
   app.get('/admin/links', operatorOnly(deps, show));
@@ -100,8 +100,8 @@ ${row('Changed', when(link.changedAt))}
   app.get(
     '/admin/links/:code/disable',
     operatorOnly(deps, async (req, res, me) => {
-      const link = await store.links.findByCode(String(req.params.code));
-      if (!link) return refused(res, noSuchLink(String(req.params.code)));
+      const link = await linkByCode(store, String(req.params.code)).catch((error: unknown) => refusal(error, 'not_found'));
+      if (link instanceof ApiError) return refused(res, link);
       renderOperatorPage(
         res,
         200,
@@ -124,11 +124,10 @@ ${confirmForm({ action: `/admin/links/${link.code}/disable`, csrf: me.csrf, conf
       const name = String(req.params.action);
       if (!isAction(name)) return notFound(res);
       try {
-        const link = await setLinkState(commandArgs({}, [String(req.params.code)]), store, ACTIONS[name].state, clock.now());
+        const link = await setLinkState(store, String(req.params.code), ACTIONS[name].state, clock.now());
         res.redirect(303, `/admin/links?code=${encodeURIComponent(link.code)}&done=${name}`);
       } catch (error) {
-        if (error instanceof CliError) return refused(res, error);
-        throw error;
+        refused(res, refusal(error, 'not_found'));
       }
     }),
   );

@@ -1,14 +1,14 @@
 import type { Express } from 'express';
-import { listReports, listReviews } from '../../cli/moderation.js';
+import { listReports, listReviews } from '../../operator/moderation.js';
 import { html } from '../../views/html.js';
-import { commandArgs, operatorOnly, renderOperatorPage } from '../operator-pages.js';
+import { operatorOnly, renderOperatorPage } from '../operator-pages.js';
 import type { PageDeps } from '../request.js';
 import { moderationLists } from './admin-entries.js';
 
 /**
  * The operator's moderation page, `/admin`: open reports (each marked whether it counts towards flagging, as
- * `reports list` marks them) and open review requests, oldest first, read by the CLI's own functions. Each names
- * its link, which leads to the page that flags, disables and restores it.
+ * `reports list` marks them) and open review requests, oldest first, read by the operator layer as the CLI reads
+ * them. Each names its link, which leads to the page that flags, disables and restores it.
  */
 export function adminModerationPages(app: Express, deps: PageDeps): void {
   const { store, clock } = deps.ctx;
@@ -16,8 +16,8 @@ export function adminModerationPages(app: Express, deps: PageDeps): void {
   app.get(
     '/admin',
     operatorOnly(deps, async (_req, res) => {
-      const { reports } = await listReports(commandArgs(), store, clock.now());
-      const { reviews } = await listReviews(commandArgs(), store);
+      const { reports } = await listReports(store, clock.now());
+      const { reviews } = await listReviews(store);
       const lists = await moderationLists(store, reports, reviews);
       renderOperatorPage(
         res,

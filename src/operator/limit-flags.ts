@@ -1,8 +1,9 @@
 import type { Limits } from '../domain/limits.js';
 
 /**
- * The flags of `limits set`, each with the limit it changes: the one list the parser (commands.ts) and the command
- * (limits.ts) both read. A module of its own, holding only data, so the parser loads no command to know it.
+ * The names of the limits an operator sets (the flags of `limits set`, the fields of the limits page), each with
+ * the limit it changes: the one list the CLI's parser (cli/commands.ts), setLimits (limits.ts) and the page read.
+ * A module of its own, holding only data, so the parser loads no command to know it.
  */
 export const LIMIT_FLAGS = {
   'team-links': 'maxLinksPerTeam',

@@ -1,0 +1,70 @@
+import type { Limits } from '../domain/limits.js';
+import { ApiError, apiError } from '../errors.js';
+import type { Store } from '../store/ports.js';
+import { LIMIT_FLAGS, type LimitFlag } from './limit-flags.js';
+import { quote } from './quote.js';
+
+// Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
+// ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
+const MAX_LIMIT = 1_000_000_000;
+// A wait, not an allowance: zero is a real choice (a private instance where every member's reports count at once).
+const MAY_BE_ZERO: ReadonlySet<LimitFlag> = new Set(['established-after-hours']);
+
+/** The smallest value a limit takes. */
+function lowestLimit(flag: LimitFlag): number {
+  return MAY_BE_ZERO.has(flag) ? 0 : 1;
+}
+
+/** What is wrong with a limit's value, in words that fit beside its field or after its flag. */
+function limitRule(flag: LimitFlag): string {
+  return `must be a whole number from ${lowestLimit(flag)} to ${MAX_LIMIT}`;
+}
+
+/**
+ * setLimits refused: every limit whose value is not one, not only the first, so that the operator page shows each
+ * beside its field. The message (the CLI's one line) and the field name the first.
+ */
+export class LimitFaults extends ApiError {
+  constructor(
+    readonly faults: Partial<Record<LimitFlag, string>>,
+    message: string,
+    field: LimitFlag,
+  ) {
+    super('bad_request', message, field);
+  }
+}
+
+function parseLimit(flag: LimitFlag, raw: string): number | null {
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  return value >= lowestLimit(flag) && value <= MAX_LIMIT ? value : null;
+}
+
+/** The limits in force. */
+export async function showLimits(store: Store): Promise<Limits> {
+  return store.settings.limits();
+}
+
+/**
+ * Changes the given limits (each as typed, by its flag), all of them or (when any value is bad) none; a running
+ * server applies them on its next request. The others keep their values: giving one would store it as an override.
+ */
+export async function setLimits(store: Store, typed: Partial<Record<LimitFlag, string>>): Promise<Limits> {
+  const changes: Partial<Limits> = {};
+  const faults: Partial<Record<LimitFlag, string>> = {};
+  let first: { flag: LimitFlag; message: string } | null = null;
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS) as Array<[LimitFlag, keyof Limits]>) {
+    const raw = typed[flag];
+    if (raw === undefined) continue;
+    const value = parseLimit(flag, raw.trim());
+    if (value !== null) changes[key] = value;
+    else {
+      faults[flag] = limitRule(flag);
+      first ??= { flag, message: `--${flag} ${limitRule(flag)}: ${quote(raw.trim())}` };
+    }
+  }
+  if (first !== null) throw new LimitFaults(faults, first.message, first.flag);
+  if (Object.keys(changes).length === 0) {
+    throw apiError.badRequest(`limits set needs at least one of ${Object.keys(LIMIT_FLAGS).map((f) => `--${f}`).join(', ')}`);
+  }
+  return store.settings.setLimits(changes);
+}
