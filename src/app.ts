@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createGate } from './auth/gate.js';
@@ -13,17 +13,14 @@ import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
-import { isServicePath } from './domain/service-paths.js';
 import { openApiDocument } from './http-facade/openapi.js';
-import { canAnswer, sendJson, sendProblem } from './http/problem.js';
-import { ClientGone } from './http/read-body.js';
-import { stampIds } from './http/answer-ids.js';
 import { drainable } from './http/drain.js';
 import { createHealth } from './http/health.js';
-import { httpFacade, isApiPath } from './http-facade/router.js';
+import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
+import { requestListener } from './routing.js';
 import type { Store } from './store/ports.js';
 import { openStore } from './store/open.js';
 import { chooseRateLimiter } from './store/rate-limiter.js';
@@ -34,7 +31,6 @@ import { oauthPages } from './web/pages/consent.js';
 import { webSessions } from './auth/web-sessions.js';
 import type { Logger } from './observability/logger.js';
 import { createObserver } from './observability/observer.js';
-import { noteOperation } from './observability/request-facts.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -44,8 +40,8 @@ export interface AppOptions {
   networkChecks?: { privateNetwork?: NetworkCheck; unsafeSites?: UnsafeSitesCheck };
   oauth?: OAuthOptions;
   /**
-   * Counts every rate limit in the database, so that all the processes serving it share each allowance (off: in
-   * this process's memory, enough for one process and free of database writes).
+   * Counts every rate limit with the store (the default), so that all the processes serving the database share each
+   * allowance; off: in this process's memory only, as if no other process served it.
    */
   sharedRateLimits?: boolean;
   /** Where the log goes: serve.ts hands in the process's logger; left out, one at the config's LOG_LEVEL. */
@@ -62,8 +58,8 @@ export interface App {
 }
 
 /**
- * The composition root: builds every dependency once and routes each request to its surface. The API and /mcp
- * are answered by plain node:http handlers (they need no middleware); pages go to Express.
+ * The composition root: builds every dependency once, from the configuration and the store, and hands the
+ * surfaces to the router (routing.ts); closes them in order.
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const observer = createObserver(config, options.logger);
@@ -92,9 +88,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   const trustedProxies = new Set(config.trustedProxies);
   const clientAddress = clientAddressOf(trustedProxies);
-  // One process counts in memory, exactly and cheaply; several (WORKERS, or machines sharing PostgreSQL) count in
-  // the database, so that a budget is one budget whichever process answers.
-  const sharedRates = options.sharedRateLimits ?? (config.workers > 1 || config.databaseUrl !== undefined);
+  // A budget is one budget whichever process answers: PostgreSQL's processes count in the database; SQLite's count
+  // in memory, exactly and cheaply, while one is alone on the file, and in the file once another is there.
+  const sharedRates = options.sharedRateLimits ?? true;
   const rates = observer.rates(chooseRateLimiter(store, sharedRates));
   const gate = createGate({ store, rates, clock, publicUrl: config.publicUrl, clientAddress });
   const api = httpFacade(ctx, gate);
@@ -108,59 +104,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
   const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl, log: (line) => observer.logger.warn(line) });
 
-  const requestId = requestIdOf(fromTrustedProxy(trustedProxies));
-  const isHealthPath = (path: string) => path === '/healthz' || path === '/health';
-
-  async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
-    // Every other path is a link's (the redirect resolver catches up for itself); the pages answer one that cannot
-    // be a link with their not-found page.
-    const linkPath = !isServicePath(path);
-    if (linkPath) {
-      const link = await redirectHandler.handleRedirect(req, res, path, id);
-      if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
-    } else if (!store.changes.cachesCheckThemselves && !isHealthPath(path)) {
-      // Once per request, before any cache answers: every change other processes committed before it was sent is
-      // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it). Not
-      // for the health check, which reads no cache and must answer in time whatever the database does.
-      await store.changes.catchUp();
-    }
-    // The redirects above write theirs with their other headers (redirect/handler.ts).
-    stampIds(res, id, servedBy);
-    const surface = linkPath ? 'web' : path === '/mcp' ? 'mcp' : oauth.handles(path) ? 'oauth' : isApiPath(path) ? 'api' : 'web';
-    observer.follow(req, res, surface, started, id);
-    if (linkPath) return webPages(req, res);
-    // Not gated: probes come often from one address, and however many come, one database check runs at a time.
-    if (isHealthPath(path)) {
-      noteOperation(res, path);
-      return health.answer(req, res);
-    }
-    if (surface === 'mcp') return mcp.handleMcp(req, res);
-    if (surface === 'oauth') return oauth.app(req, res);
-    if (path === '/v1/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
-      noteOperation(res, 'openapi.json');
-      await gate.admit(req, res);
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      return sendJson(res, 200, openApi);
-    }
-    if (await api(req, res, path)) return;
-    webPages(req, res);
-  }
-
-  const server = createServer(serverTimeouts(config), (req, res) => {
-    const started = performance.now();
-    const id = requestId(req);
-    route(req, res, id, started).catch((error: unknown) => {
-      // The surfaces answer their own errors; what reaches here is a fault or a client gone mid-answer.
-      if (error instanceof ClientGone) return void res.destroy();
-      if (!canAnswer(res)) {
-        observer.logger.error({ err: error, requestId: id }, 'Unexpected error after the answer began');
-        return void res.destroy();
-      }
-      stampIds(res, id, servedBy);
-      sendProblem(res, error, config.publicUrl);
-    });
+  const listener = requestListener({
+    publicUrl: config.publicUrl,
+    store,
+    observer,
+    gate,
+    redirectHandler,
+    api,
+    mcp,
+    oauth,
+    webPages,
+    health,
+    openApi,
+    requestId: requestIdOf(fromTrustedProxy(trustedProxies)),
+    servedBy,
   });
+  const server = createServer(serverTimeouts(config), listener);
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   const connections = drainable(server);
 

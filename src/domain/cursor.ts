@@ -1,6 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.js';
 
+/** The most rows a page of a list holds (`limit`). */
+export const MAX_PAGE_SIZE = 100;
+
 /**
  * Opaque, signed paging cursors. A cursor names the operation and a digest of the other params it was made for,
  * so an `after` from another operation, other params (limit included) or a tampered one answers 400

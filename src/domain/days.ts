@@ -1,3 +1,7 @@
+/** The days linkClicks answers, today last, and the fewer its recent total (`last7`) counts. */
+export const CLICK_DAYS = 30;
+export const RECENT_CLICK_DAYS = 7;
+
 /** `count` UTC calendar dates (`YYYY-MM-DD`) ending with the day of `now`, oldest first. */
 export function lastDays(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

@@ -7,6 +7,8 @@ import { apiError } from '../errors.js';
 
 /** The longest destination accepted, in UTF-16 code units, both as sent and as stored (spec section 8). */
 export const MAX_DESTINATION_LENGTH = 2048;
+/** MAX_DESTINATION_LENGTH as the sentences write it: "2,048". */
+export const MAX_DESTINATION_LENGTH_TEXT = MAX_DESTINATION_LENGTH.toLocaleString('en-US');
 
 // Characters that make domainToASCII parse its input as a URL host: it silently cuts "a.b/c" to "a.b" and
 // percent-decodes "a%2eb" to "a.b", so an operator's typo would become some other domain. Reject them up front.
@@ -28,8 +30,8 @@ const PRIVATE_SUFFIXES: ReadonlySet<string> = new Set(['localhost', 'local', 'in
 
 /** The sentences shown to a person; each names the rule, never echoes the input. */
 const DETAIL = {
-  tooLong: 'The destination is longer than 2,048 characters.',
-  tooLongWritten: 'The destination is longer than 2,048 characters once written as a web address (characters ' +
+  tooLong: `The destination is longer than ${MAX_DESTINATION_LENGTH_TEXT} characters.`,
+  tooLongWritten: `The destination is longer than ${MAX_DESTINATION_LENGTH_TEXT} characters once written as a web address (characters ` +
     'outside ASCII count in their percent-encoded form).',
   spaces: 'The destination must not start or end with spaces.',
   notUrl: 'The destination is not a valid web address.',

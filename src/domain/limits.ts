@@ -41,6 +41,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   teamsPerHour: 10,
 });
 
+/** The most links one createLinks call makes: the spec's, not the operator's. */
+export const MAX_LINKS_PER_CALL = 50;
+
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;

@@ -1,9 +1,26 @@
 import { z } from 'zod';
 import { codeParam, destinationParam, linkSchema, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
-import { linkToChange } from './access.js';
-import { assertChangeable } from '../domain/link-state.js';
 import { changesSentence } from './limit-words.js';
+import { FAULT, firstFault, type InputChecks } from './faults.js';
+import { changeableLink } from './link-checks.js';
+
+/**
+ * A link the caller may change, in a state that takes a new destination, then the destination's rules (which may
+ * wait on the network: not for a link that cannot take it). Answers the link's id and the destination to store.
+ */
+const checkChange: InputChecks<{ code: string; destination: string }, { id: string; destination: string }> = async (
+  { code, destination },
+  caller,
+  ctx,
+  faults,
+) => {
+  const link = await changeableLink(ctx, faults, caller, code, 'destination');
+  if (link === FAULT) return FAULT;
+  const checked = await faults.check('destination', () => ctx.destinations.check(destination, 'destination'));
+  // Stored as the parser serializes it (see checkNewLink).
+  return checked === FAULT ? FAULT : { id: link.id, destination: checked.url.href };
+};
 
 export const changeDestination = defineTool({
   name: 'changeDestination',
@@ -18,13 +35,11 @@ export const changeDestination = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'private_destination', 'shortener_destination', 'unsafe_destination', 'link_disabled', 'link_flagged', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ code, destination }, caller, ctx, once) {
-    const link = await linkToChange(ctx, caller, code);
-    // The store checks the state again atomically; checking it first spares a flagged link the network checks.
-    assertChangeable(link.state, 'destination');
-    // Stored as the parser serializes it (see makeLink).
-    const { url } = await ctx.destinations.check(destination, 'destination');
+  view: 'link-card',
+  faults: checkChange,
+  async run(input, caller, ctx, once) {
+    const { id, destination } = await firstFault((faults) => checkChange(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    return toLink(await ctx.store.links.setDestination(link.id, url.href, limits, ctx.clock.now(), once?.slot(toLink)));
+    return toLink(await ctx.store.links.setDestination(id, destination, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink } from './schemas.js';
-import { defineTool, type ToolContext } from './define-tool.js';
+import { defineTool } from './define-tool.js';
 import { type Caller } from '../shared/caller.js';
 import { teamToChange } from './access.js';
-import { checkName } from '../domain/link-name.js';
-import { checkNote } from '../domain/note.js';
-import type { NewLink, Team } from '../store/ports.js';
+import type { NewLink } from '../store/ports.js';
 import { creationLimitsSentence } from './limit-words.js';
+import { firstFault, type InputChecks } from './faults.js';
+import { checkNewLink } from './link-checks.js';
 
 export const newLinkFields = {
   destination: destinationParam,
@@ -14,21 +14,11 @@ export const newLinkFields = {
   note: noteParam.default(null),
 };
 
-export type NewLinkInput = { destination: string; name: string | null; note: string | null };
+const createLinkInput = z.strictObject({ team: teamParam, ...newLinkFields });
 
-/**
- * One link's fields checked as the store takes them, in a team the caller may change: the field rules, then the
- * destination rules (which may wait on the network, so never inside a transaction). The store then checks,
- * atomically, the team's limits and the name's uniqueness, and draws a fresh code. `prefix` names the fields of a
- * createLinks item (`links[3].`).
- */
-export async function checkedLink(ctx: ToolContext, team: Team, input: NewLinkInput, prefix = ''): Promise<NewLink> {
-  const name = checkName(input.name, `${prefix}name`);
-  const note = checkNote(input.note, `${prefix}note`);
-  // Stored as the parser serializes it, which is where the redirect goes, so lists and pages show that.
-  const destination = (await ctx.destinations.check(input.destination, `${prefix}destination`)).url.href;
-  return { teamId: team.id, teamCreatedAt: new Date(team.createdAt), destination, name, note };
-}
+/** A team the caller may change, then the link (link-checks.ts); read ahead for a form, a name taken in it too. */
+const checkCreateLink: InputChecks<z.output<typeof createLinkInput>, NewLink> = async (params, caller, ctx, faults) =>
+  checkNewLink(ctx, faults, await faults.check('team', () => teamToChange(ctx, caller, params.team)), params);
 
 export const createLink = defineTool({
   name: 'createLink',
@@ -39,14 +29,15 @@ export const createLink = defineTool({
     `will send visitors to the https destination, and ${publicUrl}/<code>/qr is its QR code. The code is random. ` +
     `${creationLimitsSentence(limits)} To make several links at once, use createLinks. Returns the new link; the ` +
     "result's text also names its short addresses and QR code.",
-  input: z.strictObject({ team: teamParam, ...newLinkFields }),
+  input: createLinkInput,
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
+  view: 'link-card',
+  faults: checkCreateLink,
   async run(input, caller: Caller, ctx, once) {
-    const team = await teamToChange(ctx, caller, input.team);
-    const link = await checkedLink(ctx, team, input);
+    const link = await firstFault((faults) => checkCreateLink(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
     return toLink(await ctx.store.links.create(link, limits, ctx.clock.now(), once?.slot(toLink)));
   },

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
+import { MAX_LINKS_PER_CALL } from '../domain/limits.js';
 import type { CreateOutcome, NewLink, Team } from '../store/ports.js';
 import { linkSchema, teamParam, toLink } from './schemas.js';
 import { defineTool, type ToolContext } from './define-tool.js';
 import { teamToChange } from './access.js';
-import { checkedLink, newLinkFields } from './create-link.js';
+import { newLinkFields } from './create-link.js';
+import { firstFault } from './faults.js';
+import { checkNewLink } from './link-checks.js';
 import { parseParams } from './bad-request.js';
 import { callsSentence, creationLimitsSentence } from './limit-words.js';
-
-export const MAX_LINKS_PER_CALL = 50;
 
 const item = z.strictObject(newLinkFields);
 const itemJsonSchema = z.toJSONSchema(item, { io: 'input', target: 'draft-2020-12' });
@@ -24,7 +25,7 @@ const result = z.object({
 export const createLinks = defineTool({
   name: 'createLinks',
   operation: 'createLinks',
-  title: 'Create up to 50 short links',
+  title: `Create up to ${MAX_LINKS_PER_CALL} short links`,
   description: ({ limits }) =>
     `Makes up to ${MAX_LINKS_PER_CALL} links in one team, in order, in one call. Each item passes or fails on its ` +
     'own: a made item has its `link` and status 200; a failed one has `link` null and the status, code and message ' +
@@ -43,6 +44,7 @@ export const createLinks = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['outside_token_record'],
   takesIdempotencyKey: true,
+  view: 'link-card',
   async run({ team: teamId, links }, caller, ctx, once) {
     const team = await teamToChange(ctx, caller, teamId);
     // Each item's own rules first, one by one, outside the store's transaction (the destination checks wait on the
@@ -63,7 +65,8 @@ export const createLinks = defineTool({
 /** The item checked as createLink checks its params, or the refusal createLink would have answered. */
 async function check(ctx: ToolContext, team: Team, raw: unknown, prefix: string): Promise<NewLink | ApiError> {
   try {
-    return await checkedLink(ctx, team, parseParams(item, raw, prefix), prefix);
+    const input = parseParams(item, raw, prefix);
+    return await firstFault((faults) => checkNewLink(ctx, faults, team, input, prefix));
   } catch (error) {
     const failed = toApiError(error);
     if (failed.code === 'internal_server_error') throw error;

@@ -7,6 +7,7 @@ import type { DestinationChecker } from '../destinations/checker.js';
 import type { Limits } from '../domain/limits.js';
 import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
+import type { InputChecks } from './faults.js';
 
 /** What every tool's `run` may use; built once in the composition root. */
 export interface ToolContext {
@@ -24,6 +25,9 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
+
+/** The views of MCP Apps (src/mcp/apps) a tool's result can be shown in, by name. */
+export type ToolView = 'link-card' | 'clicks-chart' | 'link-list';
 
 /**
  * A tool is a value: everything the MCP server, the HTTP facade, the OpenAPI document and the web app need to
@@ -47,11 +51,18 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   errors: readonly ErrorCode[];
   /** Takes an `Idempotency-Key` over HTTP. */
   takesIdempotencyKey: boolean;
+  /** The MCP Apps view its result is shown in, for a client that shows views; none when absent. */
+  view?: ToolView;
   /**
    * For a destructive tool: checks the caller may do it, then gives the question an assistant must put to the
    * person first (naming what will go).
    */
   confirmation?: (input: z.output<I>, caller: Caller, ctx: ToolContext) => Promise<string>;
+  /**
+   * The checks of an input before `run` writes (faults.ts), for a tool whose forms show every fault at once: `run`
+   * throws the first they find, a form lists them all. A tool without them refuses only as it writes.
+   */
+  faults?: InputChecks<z.output<I>, unknown>;
   /** `once`: the call is idempotent (an `Idempotency-Key` over HTTP); its write keeps the answer (see Once). */
   run(input: z.output<I>, caller: Caller, ctx: ToolContext, once?: Once): Promise<z.output<O>>;
 }

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { codeParam } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToRead } from './access.js';
-import { lastDays } from '../domain/days.js';
+import { CLICK_DAYS, lastDays, RECENT_CLICK_DAYS } from '../domain/days.js';
 
 export const linkClicks = defineTool({
   name: 'linkClicks',
   operation: 'linkClicks',
   title: 'Clicks of a link',
   description:
-    'Estimated clicks of one link per day for the last 30 days (UTC dates, oldest first, today last, days without ' +
-    'clicks as 0), with totals for 7 and 30 days. Bots, link previews and link checkers are not counted.',
+    `Estimated clicks of one link per day for the last ${CLICK_DAYS} days (UTC dates, oldest first, today last, days without ` +
+    `clicks as 0), with totals for ${RECENT_CLICK_DAYS} and ${CLICK_DAYS} days. Bots, link previews and link checkers are not counted.`,
   input: z.strictObject({ code: codeParam }),
   output: z.object({
     days: z.array(z.object({ date: z.string().meta({ format: 'date' }), clicks: z.number().int() })),
@@ -20,13 +20,14 @@ export const linkClicks = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: [],
   takesIdempotencyKey: false,
+  view: 'clicks-chart',
   async run({ code }, caller, ctx) {
     const link = await linkToRead(ctx, caller, code);
-    const dates = lastDays(ctx.clock.now(), 30);
+    const dates = lastDays(ctx.clock.now(), CLICK_DAYS);
     const counted = await ctx.store.clicks.daily(link.id, dates[0]!, dates.at(-1)!);
     const byDay = new Map(counted.map((row) => [row.day, row.clicks]));
     const days = dates.map((date) => ({ date, clicks: byDay.get(date) ?? 0 }));
     const sum = (rows: typeof days) => rows.reduce((total, row) => total + row.clicks, 0);
-    return { days, last7: sum(days.slice(-7)), last30: sum(days) };
+    return { days, last7: sum(days.slice(-RECENT_CLICK_DAYS)), last30: sum(days) };
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../domain/cursor.js';
 import { afterParam, limitParam, pageOf } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { teamToRead } from './access.js';
@@ -11,7 +12,7 @@ export const myTeams = defineTool({
   title: 'My teams',
   description:
     "Lists the teams of the signed-in person, by name. Every link belongs to one team: call this first to find the " +
-    '`team` id that teamLinks, createLink and createLinks need. Pages of up to 100; pass `next` back as `after`.',
+    `\`team\` id that teamLinks, createLink and createLinks need. Pages of up to ${MAX_PAGE_SIZE}; pass \`next\` back as \`after\`.`,
   input: z.strictObject({ limit: limitParam, after: afterParam }),
   output: pageOf(teamRow),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

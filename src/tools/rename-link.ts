@@ -1,10 +1,25 @@
 import { z } from 'zod';
 import { codeParam, linkSchema, nameParam, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
-import { linkToChange } from './access.js';
-import { checkName } from '../domain/link-name.js';
-import { assertChangeable } from '../domain/link-state.js';
 import { changesSentence } from './limit-words.js';
+import { FAULT, firstFault, type InputChecks } from './faults.js';
+import { changeableLink, checkNameFor } from './link-checks.js';
+
+/**
+ * A link the caller may change, in a state that takes a new name, then the name's rule (read ahead for a form,
+ * whether the store would refuse it to the link's team). Answers the link's id and the name to store.
+ */
+const checkRename: InputChecks<{ code: string; name: string | null }, { id: string; name: string | null }> = async (
+  { code, name },
+  caller,
+  ctx,
+  faults,
+) => {
+  const link = await changeableLink(ctx, faults, caller, code, 'name');
+  if (link === FAULT) return FAULT;
+  const checked = await checkNameFor(ctx, faults, name, { teamId: link.teamId, linkId: link.id });
+  return checked === FAULT ? FAULT : { id: link.id, name: checked };
+};
 
 export const renameLink = defineTool({
   name: 'renameLink',
@@ -20,12 +35,11 @@ export const renameLink = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['invalid_name', 'reserved_name', 'link_disabled', 'link_flagged', 'name_taken', 'limit_reached', 'outside_token_record'],
   takesIdempotencyKey: true,
-  async run({ code, name }, caller, ctx, once) {
-    const link = await linkToChange(ctx, caller, code);
-    // The store checks the state again atomically; first, so a flagged link answers link_flagged whatever the name.
-    assertChangeable(link.state, 'name');
-    const checked = checkName(name);
+  view: 'link-card',
+  faults: checkRename,
+  async run(input, caller, ctx, once) {
+    const { id, name } = await firstFault((faults) => checkRename(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    return toLink(await ctx.store.links.rename(link.id, checked, limits, ctx.clock.now(), once?.slot(toLink)));
+    return toLink(await ctx.store.links.rename(id, name, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CODE_LENGTH } from '../domain/code.js';
+import { MAX_PAGE_SIZE } from '../domain/cursor.js';
+import { MAX_DESTINATION_LENGTH_TEXT } from '../domain/destination.js';
 import { LINK_STATES } from '../domain/link-state.js';
-import { NAME_PATTERN_SOURCE } from '../domain/link-name.js';
+import { MAX_NAME_LENGTH, MIN_NAME_LENGTH, NAME_PATTERN_SOURCE } from '../domain/link-name.js';
+import { NOTE_MAX } from '../domain/note.js';
 import type { LinkRecord } from '../store/ports.js';
 
 /**
@@ -14,27 +17,27 @@ export const teamParam = z.string().regex(/^team_/).meta({ description: 'The tea
 export const codeParam = z
   .string()
   .length(CODE_LENGTH)
-  .meta({ description: "The link's 7-character code." });
+  .meta({ description: `The link's ${CODE_LENGTH}-character code.` });
 
 export const destinationParam = z.string().meta({
   description:
-    'An https address of at most 2,048 characters; not an IP address or private network, not another link ' +
+    `An https address of at most ${MAX_DESTINATION_LENGTH_TEXT} characters; not an IP address or private network, not another link ` +
     'shortener, not blocked and not on an unsafe-site list.',
   format: 'uri',
 });
 
 export const nameParam = z.string().nullable().meta({
-  description: 'The short link name: 3 to 50 of a-z 0-9 - _; null for none.',
+  description: `The short link name: ${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z 0-9 - _; null for none.`,
   pattern: NAME_PATTERN_SOURCE,
 });
 
 export const noteParam = z.string().nullable().meta({
-  description: "A note of 0 to 100 letters, numbers, spaces and - _ , . ' ( ) & ! ? : ; null for none.",
-  maxLength: 100,
+  description: `A note of 0 to ${NOTE_MAX} letters, numbers, spaces and - _ , . ' ( ) & ! ? : ; null for none.`,
+  maxLength: NOTE_MAX,
 });
 
-export const limitParam = z.number().int().min(1).max(100).default(50).meta({
-  description: 'Rows per page, 1 to 100.',
+export const limitParam = z.number().int().min(1).max(MAX_PAGE_SIZE).default(50).meta({
+  description: `Rows per page, 1 to ${MAX_PAGE_SIZE}.`,
 });
 
 export const afterParam = z.string().nullable().default(null).meta({
@@ -46,7 +49,7 @@ export const linkStateSchema = z.enum(LINK_STATES);
 export const linkSchema = z
   .object({
     id: z.string().meta({ description: '`link_…`' }),
-    code: z.string().meta({ description: "7 characters; the short link is the service's address, then /<code>." }),
+    code: z.string().meta({ description: `${CODE_LENGTH} characters; the short link is the service's address, then /<code>.` }),
     name: z.string().nullable(),
     destination: z.string().meta({ format: 'uri' }),
     note: z.string().nullable(),

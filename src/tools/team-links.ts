@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../domain/cursor.js';
 import { afterParam, limitParam, linkSchema, linkStateSchema, pageOf, teamParam, toLink } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { teamToRead } from './access.js';
@@ -10,7 +11,7 @@ export const teamLinks = defineTool({
   title: "A team's links",
   description: ({ limits }) =>
     "Lists and searches a team's links, newest first. `q` finds links whose code, short link name, destination " +
-    'or note contains it (any case); `state` keeps only active, flagged or disabled links. Pages of up to 100; pass ' +
+    `or note contains it (any case); \`state\` keeps only active, flagged or disabled links. Pages of up to ${MAX_PAGE_SIZE}; pass ` +
     `\`next\` back as \`after\` with the same other params; each page is one call. ${callsSentence(limits)} The ` +
     "result's text also names each link's short addresses and QR code.",
   input: z.strictObject({
@@ -30,6 +31,7 @@ export const teamLinks = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   errors: ['cursor_mismatch'],
   takesIdempotencyKey: false,
+  view: 'link-list',
   async run({ team, state, q, limit, after }, caller, ctx) {
     await teamToRead(ctx, caller, team);
     const params = { team, state, q, limit };

@@ -20,11 +20,14 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget
   ['views'],
   ['oauth'], // the authorization server: issues what auth checks
-  // The operator's commands: below the surfaces, so that the web app's operator pages run the very same functions.
-  // Only the CLI's entry point (cli/main.ts, which can start the server) sits at the top.
-  ['cli'],
-  ['http-facade', 'mcp', 'web', 'redirect'], // the surfaces, each on its own
-  ['app.ts', 'process-guards.ts'],
+  // The operator's use cases: below the surfaces, so that the CLI and the web app's operator pages run the very
+  // same functions, each only an adapter over them.
+  ['operator'],
+  // The surfaces, each on its own; the CLI is the operator's. Only its entry point (cli/main.ts, which can start
+  // the server) sits at the top.
+  ['cli', 'http-facade', 'mcp', 'web', 'redirect'],
+  ['routing.ts'], // routes each request to its surface
+  ['app.ts', 'process-guards.ts'], // app.ts: the composition root
   ['workers'], // WORKERS=N: the primary and what each worker adds to the app
   ['serve.ts'],
   ['main.ts', 'cli/main.ts'],
@@ -87,7 +90,10 @@ describe('the layers of src/', () => {
     expect(mayImport('oauth', 'oauth')).toBe(true);
     expect(importsOf(join(SRC, 'app.ts')).map(partOf)).toContain('web');
     expect(mayImport('cli', 'web')).toBe(false); // a command needs no page
-    expect(mayImport('web', 'cli')).toBe(true); // the operator pages run the CLI's commands
+    expect(mayImport('web', 'cli')).toBe(false); // the operator pages run the operator layer, not the CLI's commands
+    expect(mayImport('web', 'operator')).toBe(true);
+    expect(mayImport('cli', 'operator')).toBe(true);
+    expect(mayImport('operator', 'cli')).toBe(false); // a use case knows no command line
     expect(mayImport('cli/main.ts', 'serve.ts')).toBe(true);
   });
 });

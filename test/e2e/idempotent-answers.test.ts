@@ -3,7 +3,7 @@ import { MAX_DESTINATION_LENGTH } from '../../src/domain/destination.js';
 import { MAX_NAME_LENGTH } from '../../src/domain/link-name.js';
 import { NOTE_MAX } from '../../src/domain/note.js';
 import { MAX_KEPT_ANSWER } from '../../src/store/idempotency-claims.js';
-import { MAX_LINKS_PER_CALL } from '../../src/tools/create-links.js';
+import { MAX_LINKS_PER_CALL } from '../../src/domain/limits.js';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 
 /** What an Idempotency-Key keeps is bounded, and the largest legitimate answer is within the bound (issue 20). */

@@ -2,8 +2,8 @@
  * Each tool's public contract, one reviewed file per tool in __snapshots__/<toolName>.json: its name, title,
  * description, input and output JSON Schemas and annotations, exactly as tools/list shows them. A change to any of
  * them is an API change and shows up in review as a change to that tool's file (`npx vitest run test/tools -u`
- * rewrites the files after an intended change). test/e2e/mcp.test.ts checks that the served tools/list is exactly
- * these files, in registry order.
+ * rewrites the files after an intended change). test/mcp/tool-calls.test.ts checks that the served tools/list is
+ * exactly these files, in registry order.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';

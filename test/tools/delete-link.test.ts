@@ -1,7 +1,7 @@
 /**
  * deleteLink's `run` on a real store (spec sections 3, 4 "deleteLink"; docs/behaviour.md "Codes and names",
- * "Limits", "States"). Asking the person first is the MCP surface's part (test/e2e/mcp.test.ts); the tool gives
- * the question, tested here, and over HTTP takes no `confirm`.
+ * "Limits", "States"). Asking the person first is the MCP surface's part (test/mcp/tool-calls.test.ts); the tool
+ * gives the question, tested here, and over HTTP takes no `confirm`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLink } from '../../src/tools/create-link.js';

@@ -1,3 +1,4 @@
+import { CLICK_DAYS, RECENT_CLICK_DAYS } from '../../domain/days.js';
 import type { View } from './document.js';
 
 /**
@@ -58,11 +59,11 @@ var view = {
       return isObject(day) && typeof day.date === 'string' && typeof day.clicks === 'number' && day.clicks >= 0;
     }) : [];
     if (days.length === 0) return show([el('p', 'muted', ['This result holds no clicks.'])]);
-    var heading = el('h1', '', ['Clicks, last 30 days']);
+    var heading = el('h1', '', ['Clicks, last ${CLICK_DAYS} days']);
     if (shownCode !== null) heading = el('h1', '', ['Clicks of ', el('span', 'address', [shortAddress(shownCode)])]);
     show([
       heading,
-      el('div', 'totals', [total('Last 7 days', Number(answer.last7)), total('Last 30 days', Number(answer.last30))]),
+      el('div', 'totals', [total('Last ${RECENT_CLICK_DAYS} days', Number(answer.last7)), total('Last ${CLICK_DAYS} days', Number(answer.last30))]),
       chart(days),
       el('div', 'axis', [el('span', '', [days[0].date]), el('span', '', [days[days.length - 1].date])]),
       numbers(days),

@@ -3,27 +3,25 @@
  * shows which view, and whether a client asked for views at all. A client that did not declare the extension gets
  * exactly what it got before views existed: no `_meta.ui` on the tools, nothing extra in the results.
  */
+import type { ToolView } from '../../tools/define-tool.js';
+import { toolNamed } from '../../tools/index.js';
+
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
-export const LINK_CARD_URI = 'ui://shortlinks/link-card';
-export const CLICKS_CHART_URI = 'ui://shortlinks/clicks-chart';
-export const LINK_LIST_URI = 'ui://shortlinks/link-list';
+/** A view's resource address. */
+export function viewUri(view: ToolView): string {
+  return `ui://shortlinks/${view}`;
+}
 
-/** The view each tool's result is shown in; tools not named here (deleteLink, myTeams, ...) have none. */
-const VIEW_OF_TOOL: Readonly<Record<string, string>> = {
-  createLink: LINK_CARD_URI,
-  createLinks: LINK_CARD_URI,
-  linkByCode: LINK_CARD_URI,
-  changeDestination: LINK_CARD_URI,
-  renameLink: LINK_CARD_URI,
-  setNote: LINK_CARD_URI,
-  linkClicks: CLICKS_CHART_URI,
-  teamLinks: LINK_LIST_URI,
-};
+export const LINK_CARD_URI = viewUri('link-card');
+export const CLICKS_CHART_URI = viewUri('clicks-chart');
+export const LINK_LIST_URI = viewUri('link-list');
 
+/** The address of the view the tool's result is shown in (the tool's `view`); none for a tool without one. */
 export function viewOfTool(name: string): string | undefined {
-  return Object.hasOwn(VIEW_OF_TOOL, name) ? VIEW_OF_TOOL[name] : undefined;
+  const view = toolNamed(name)?.view;
+  return view === undefined ? undefined : viewUri(view);
 }
 
 /** True when the client declared the extension with the HTML views' media type (what the extension requires). */

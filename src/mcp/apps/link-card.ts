@@ -1,3 +1,4 @@
+import { CLICK_DAYS, RECENT_CLICK_DAYS } from '../../domain/days.js';
 import type { View } from './document.js';
 import { QR_META_KEY } from './view-data.js';
 
@@ -69,7 +70,7 @@ function linkCard(link, qrRows) {
     callTool('linkClicks', { code: link.code }).then(function (result) {
       var counted = result && result.structuredContent;
       if (result && !result.isError && isObject(counted)) {
-        clicks.textContent = 'Clicks: ' + Number(counted.last7) + ' in 7 days, ' + Number(counted.last30) + ' in 30 days';
+        clicks.textContent = 'Clicks: ' + Number(counted.last7) + ' in ${RECENT_CLICK_DAYS} days, ' + Number(counted.last30) + ' in ${CLICK_DAYS} days';
       } else clicks.textContent = 'Clicks: ' + failureOf(result);
     }, function () { clicks.textContent = 'The host could not ask for the clicks.'; });
   });

@@ -2,10 +2,11 @@ import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
 import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import { MAX_LINKS_PER_CALL } from '../../domain/limits.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { LINK_STATES } from '../../domain/link-state.js';
 import { NOTE_MAX } from '../../domain/note.js';
-import { ApiError, unlessApiError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import type { Team } from '../../store/ports.js';
 import { createLink } from '../../tools/create-link.js';
@@ -13,11 +14,10 @@ import { teamLinks } from '../../tools/team-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, type Html } from '../../views/html.js';
-import { faultsOfLinkForm, teamFault } from '../link-field-faults.js';
+import { faultsBesideFields, teamFault } from '../link-field-faults.js';
 import { listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
-import { callerOf, runTool } from '../run-tool.js';
-import { teamToChange } from '../../tools/access.js';
+import { faultsOf, runTool } from '../run-tool.js';
 import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
@@ -59,7 +59,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
 ${notice(req)}
 ${alertBox(problem.alert)}
 ${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem)}
-<p><a href="/app/links/bulk">Make up to 50 links at once</a></p>
+<p><a href="/app/links/bulk">Make up to ${MAX_LINKS_PER_CALL} links at once</a></p>
 ${filterForm(teams, query, listProblem.errors ?? {})}`}
 ${alertBox(listProblem.alert)}
 ${COPIED_STATUS}
@@ -109,12 +109,9 @@ ${PAGE_SCRIPT_TAG}`,
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         setRetryAfter(res, error.retryAfter);
-        // The tool stops at its first refusal; the form shows every fault of its fields at once.
-        // A name is checked for the team chosen, when the tool's own rule lets the person make links in it (when
-        // not, the tool said why beside the team).
-        const team = error.field === 'team' ? null : await teamToChange(ctx, callerOf(me), values.team).catch(unlessApiError);
-        const owner = team ? { teamId: team.id, linkId: null } : null;
-        const errors = await faultsOfLinkForm(ctx, error, { destination: values.destination, name: values.name, note: values.note }, owner);
+        // The tool stops at its first refusal; the form shows every fault of its fields at once, as its checks find
+        // them (a name taken in the team chosen too, when the person may make links in it).
+        const errors = faultsBesideFields(error, await faultsOf(ctx, createLink, me, params, error));
         if (error.field === 'team') errors.team = teamFault(error);
         const onForm = error.field !== null && FIELDS.some((f) => f === error.field);
         await show(req, res, me, { status: error.status, values, errors, ...(onForm ? {} : { alert: error.detail }) });

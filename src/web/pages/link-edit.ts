@@ -1,22 +1,21 @@
 import type { Express, Response } from 'express';
+import type { z } from 'zod';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
-import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { NOTE_MAX } from '../../domain/note.js';
 import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { changeDestination } from '../../tools/change-destination.js';
-import type { ToolContext } from '../../tools/define-tool.js';
+import type { Tool, ToolContext } from '../../tools/define-tool.js';
 import { renameLink } from '../../tools/rename-link.js';
 import { setNote } from '../../tools/set-note.js';
 import type { Link } from '../../tools/schemas.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { refusalOfLinkField } from '../link-field-faults.js';
 import { linkOf } from '../link-of.js';
 import { render, signedInOnly, text, type PageDeps } from '../request.js';
-import { runTool } from '../run-tool.js';
+import { faultsOf, runTool } from '../run-tool.js';
 import { backToLink, stateNote } from './link-actions.js';
 
 const FIELDS = ['destination', 'name', 'note'] as const;
@@ -31,10 +30,30 @@ const WORDS: Record<Field, string> = { destination: 'destination', name: 'short 
  * it counts against no limit, so it is saved whatever the others met.
  */
 const SAVE_ORDER: Field[] = ['name', 'destination', 'note'];
-const SAVE: Record<Field, (ctx: ToolContext, me: SignedIn, code: string, value: string) => Promise<unknown>> = {
-  destination: (ctx, me, code, value) => runTool(ctx, changeDestination, me, { code, destination: value }),
-  name: (ctx, me, code, value) => runTool(ctx, renameLink, me, { code, name: value === '' ? null : value }),
-  note: (ctx, me, code, value) => runTool(ctx, setNote, me, { code, note: value === '' ? null : value }),
+
+/** What a field's tool does with the form's value: saves it, or finds its faults (its own checks, before any save). */
+interface FieldChange {
+  save(ctx: ToolContext, me: SignedIn, code: string, value: string): Promise<unknown>;
+  faults(ctx: ToolContext, me: SignedIn, code: string, value: string): Promise<ApiError[]>;
+}
+
+function fieldChange<I extends z.ZodObject, O extends z.ZodType>(
+  tool: Tool<I, O>,
+  input: (code: string, value: string) => z.output<I>,
+): FieldChange {
+  return {
+    save: (ctx, me, code, value) => runTool(ctx, tool, me, input(code, value)),
+    faults: (ctx, me, code, value) => faultsOf(ctx, tool, me, input(code, value)),
+  };
+}
+
+/** An empty name or note field means none. */
+const noneIfEmpty = (value: string) => (value === '' ? null : value);
+
+const CHANGES: Record<Field, FieldChange> = {
+  destination: fieldChange(changeDestination, (code, value) => ({ code, destination: value })),
+  name: fieldChange(renameLink, (code, value) => ({ code, name: noneIfEmpty(value) })),
+  note: fieldChange(setNote, (code, value) => ({ code, note: noneIfEmpty(value) })),
 };
 
 /** The form's values as the link has them: an empty name or note field means none. */
@@ -42,29 +61,18 @@ function valuesOf(link: Link): Values {
   return { destination: link.destination, name: link.name ?? '', note: link.note ?? '' };
 }
 
-/** What the link's state refuses for a field, in the tools' own words (checked by them again when they run). */
-function stateRefusal(link: Link, field: Field): ApiError | null {
-  try {
-    if (field === 'note') assertNoteChangeable(link.state);
-    else assertChangeable(link.state, field);
-    return null;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-}
-
 /**
- * Every changed field's refusal by the tools' rules, before anything changes, so one bad field changes nothing: a
- * name taken too, looked up for the link's team (a link deleted meanwhile has none; its save answers 404).
+ * Every changed field's refusal by its tool's own checks (the link's state, the field's rule, a name taken), before
+ * anything changes, so one bad field changes nothing. A link deleted meanwhile throws, for the 404 page, as its
+ * save would.
  */
-async function refusalsOf(ctx: ToolContext, link: Link, values: Values, changed: Field[]): Promise<ApiError[]> {
-  const record = changed.includes('name') ? await ctx.store.links.findByCode(link.code) : null;
-  const owner = record ? { teamId: record.teamId, linkId: record.id } : null;
+async function refusalsOf(ctx: ToolContext, me: SignedIn, link: Link, values: Values, changed: Field[]): Promise<ApiError[]> {
   const refusals: ApiError[] = [];
   for (const field of changed) {
-    const refusal = stateRefusal(link, field) ?? (await refusalOfLinkField(ctx, field, values[field], owner));
-    if (refusal) refusals.push(new ApiError(refusal.code, refusal.detail, field, refusal.retryAfter));
+    const [first] = await CHANGES[field].faults(ctx, me, link.code, values[field]);
+    if (first?.status === 404) throw first;
+    // The tools name no field for a state's refusal; here it is the field's.
+    if (first) refusals.push(new ApiError(first.code, first.detail, field, first.retryAfter));
   }
   return refusals;
 }
@@ -82,7 +90,7 @@ async function saveChanges(ctx: ToolContext, me: SignedIn, code: string, values:
   const refusals: ApiError[] = [];
   for (const field of changed) {
     try {
-      await SAVE[field](ctx, me, code, values[field]);
+      await CHANGES[field].save(ctx, me, code, values[field]);
       saved.push(field);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 404) throw error;
@@ -151,7 +159,7 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
       const changed = SAVE_ORDER.filter((field) => values[field] !== before[field]);
       if (changed.length === 0) return res.redirect(303, `/app/links/${link.code}?done=unchanged`);
 
-      const refusals = await refusalsOf(ctx, link, values, FIELDS.filter((f) => changed.includes(f)));
+      const refusals = await refusalsOf(ctx, me, link, values, FIELDS.filter((f) => changed.includes(f)));
       if (refusals.length > 0) {
         const errors = Object.fromEntries(refusals.map((r) => [r.field!, r.detail]));
         setRetryAfter(res, refusals[0]!.retryAfter);

@@ -1,5 +1,5 @@
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { lastDays } from '../../domain/days.js';
+import { lastDays, RECENT_CLICK_DAYS } from '../../domain/days.js';
 import type { Team } from '../../store/ports.js';
 import type { ToolContext } from '../../tools/define-tool.js';
 import type { Link } from '../../tools/schemas.js';
@@ -13,8 +13,6 @@ import { runTool } from '../run-tool.js';
 
 /** Links per page of a team: a team holds 25 by default, so paging shows at once. */
 export const LINKS_PER_PAGE = 10;
-/** The days of "clicks in the last 7 days", as linkClicks counts its `last7` (today and the 6 UTC days before). */
-const RECENT_DAYS = 7;
 
 /** Instead of the list and its forms, for a person in no team. */
 export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a>, or accept an invitation to one on the same page, to start making short links.</p>`;
@@ -44,7 +42,7 @@ export async function readTeamListing(ctx: ToolContext, me: SignedIn, team: Team
     limit: LINKS_PER_PAGE,
     after: query.team === team.id ? query.after : null,
   });
-  const days = lastDays(ctx.clock.now(), RECENT_DAYS);
+  const days = lastDays(ctx.clock.now(), RECENT_CLICK_DAYS);
   const ids = page.data.map((link) => link.id);
   const recent = ids.length === 0 ? new Map<string, number>() : await ctx.store.clicks.totals(ids, days[0]!, days.at(-1)!);
   const count = await ctx.store.teams.linkCount(team.id);
@@ -89,7 +87,7 @@ function linkItem(link: Link, recent: number, publicUrl: string): Html {
 <ul class="addresses">${addresses.map(copyableAddress)}</ul>
 <p class="destination">${link.destination}</p>
 ${link.note ? html`<p class="note">${link.note}</p>` : html``}
-<p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${count(recent, 'click')} in 7 days</span></p>
+<p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${count(recent, 'click')} in ${RECENT_CLICK_DAYS} days</span></p>
 <p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a>${editAction(link, short)}<a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
 </li>`;
 }
