@@ -1,4 +1,4 @@
-import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 
 /**
  * The protected resource (RFC 9728) this service is to assistants: `PUBLIC_URL/mcp`, and where its metadata is.

@@ -9,19 +9,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { apiError } from '../errors.js';
 import { canElicitForm } from './capabilities.js';
-import { openQuestion } from './relayed-transport.js';
 import type { RequestStates, StateBinding } from './request-state.js';
+import { askedInThisCall, openCallQuestion } from './sessions-2025/call-question.js';
 
 /** The person's answer: go ahead, or they said no (or closed the question), so nothing happens. */
 export type Answer = 'confirmed' | 'declined';
 
 const QUESTION_KEY = 'confirm';
-
-/**
- * The 2025-11-25 calls whose question this server put, by the call's abort signal, which the SDK keeps for every
- * round of the call: only there does an answer count.
- */
-const askedInCall = new WeakSet<AbortSignal>();
 
 /**
  * Asks the person before a destructive call. A client that declared form elicitation gets the question as an
@@ -49,14 +43,11 @@ export async function confirmWithPerson(
   const inSession = ctx.mcpReq.envelope === undefined;
   const answer = inputResponse(ctx.mcpReq.inputResponses, QUESTION_KEY);
   if (answer.kind === 'missing') {
-    if (inSession) {
-      // The question will wait in this process: opened first, so one too many is refused as this call's answer.
-      await openQuestion(server, ctx.mcpReq.id);
-      askedInCall.add(ctx.mcpReq.signal);
-    }
+    // The question will wait in this process: opened first, so one too many is refused as this call's answer.
+    if (inSession) await openCallQuestion(server, ctx);
     return ask(question, states.issue(binding));
   }
-  if (inSession && !askedInCall.has(ctx.mcpReq.signal)) {
+  if (inSession && !askedInThisCall(ctx)) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
       'In a 2025-11-25 session the person is asked within the call; inputResponses and requestState belong to 2026-07-28 requests. Call again without them.',

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
-  isLegacyRequest,
   MissingRequiredClientCapabilityError,
   UnsupportedProtocolVersionError,
   type AuthInfo,
@@ -16,17 +15,18 @@ import { ClientGone, readText } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { checkNesting } from '../tools/prepare-call.js';
-import { MAX_BATCH_MESSAGES, requestsIn } from './batches.js';
+import { MAX_BATCH_MESSAGES, requestsIn } from './sessions-2025/batches.js';
 import { fastAnswer } from './fast-path.js';
 import { mcpOperationOf } from './operation-name.js';
 import { processLog } from '../observability/logger.js';
 import { noteOperation } from '../observability/request-facts.js';
 import { followsLinks } from './first-step.js';
 import { mcpGuard } from './guard.js';
-import { legacySessions } from './legacy.js';
+import { legacySessions } from './sessions-2025/endpoint.js';
 import { hasInexactId } from './messages.js';
 import { RequestStates } from './request-state.js';
 import { rpcError } from './rpc-error.js';
+import { sdkLeg } from './sdk-route.js';
 import { sendWebResponse } from './web-response.js';
 import { createMcpServer } from './server.js';
 
@@ -37,7 +37,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * assistant's OAuth access token for this resource) and checked against the token's scopes here, before the SDK
  * sees it. Then the SDK's own classification picks the revision: 2026-07-28 requests (each carrying its protocol
  * version and capabilities) are answered by a fresh server per request, holding nothing between requests;
- * 2025-11-25 traffic goes to sessions opened by initialize (see legacy.ts).
+ * 2025-11-25 traffic goes to sessions opened by initialize (see sessions-2025/).
  */
 export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   const guard = mcpGuard(ctx.config.publicUrl, ctx.config.allowedOrigins);
@@ -46,6 +46,8 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   const states = new RequestStates(secret, ctx.clock);
   const newServer = () => createMcpServer(ctx, states);
   const modern = createMcpHandler(newServer, { legacy: 'reject', onerror: logSdkError });
+  // The same entry for the requests it will refuse (sdk-route.ts): what it reports of them is the caller's mistake.
+  const refusing = createMcpHandler(newServer, { legacy: 'reject', onerror: logRefusal });
   const legacy = legacySessions(newServer, ctx.store.mcpSessions, secret, ctx.clock);
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -117,7 +119,8 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       return void res.end(fast);
     }
     const request = await toWebRequest(req, body);
-    if (await isLegacyRequest(request, body)) {
+    const leg = sdkLeg(request, body);
+    if (leg === 'legacy') {
       // The gate took one call for the POST; a batch (2025-11-25 only: the SDK refuses one on the modern leg) costs
       // one per request, taken whole before any of them runs.
       if (Array.isArray(body)) {
@@ -129,13 +132,14 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
       }
       return legacy.handle(request, res, auth, body);
     }
-    await sendWebResponse(res, await modern.fetch(request, { authInfo: auth, parsedBody: body }));
+    const entry = leg === 'refused' ? refusing : modern;
+    await sendWebResponse(res, await entry.fetch(request, { authInfo: auth, parsedBody: body }));
   }
 
   return {
     handleMcp,
     async close() {
-      await Promise.all([legacy.close(), modern.close()]);
+      await Promise.all([legacy.close(), modern.close(), refusing.close()]);
     },
   };
 }
@@ -146,27 +150,20 @@ const PERSONAL = 'personal-token';
 const MAX_MESSAGE_DEPTH = 64;
 
 /**
- * The SDK tells its own failures and the requests it refused alike. A refused request is the caller's mistake, which
- * the 4xx and its request line already tell; it is logged at debug by its reason alone, since the SDK's message
- * quotes what the caller sent. Anything else is a fault, logged with its stack.
+ * What the SDK's entry reports of the requests it serves: a refusal it tells by its class (a protocol version it
+ * does not speak, a capability the client did not declare) is the caller's mistake, which the 4xx and its request
+ * line already tell; anything else is a fault, logged with its stack.
  */
 function logSdkError(error: Error): void {
-  const reason = refusalReason(error);
-  if (reason) processLog().debug({ reason }, 'MCP: the SDK refused a request');
+  const refused = error instanceof UnsupportedProtocolVersionError || error instanceof MissingRequiredClientCapabilityError;
+  if (refused) logRefusal();
   else processLog().error({ err: error }, 'MCP: the SDK failed');
 }
 
-/** Why the SDK refused a request for the caller's fault (a 4xx answer), or null for a fault of its own. */
-function refusalReason(error: Error): string | null {
-  if (error instanceof UnsupportedProtocolVersionError) return 'unsupported-protocol-version';
-  if (error instanceof MissingRequiredClientCapabilityError) return 'missing-client-capability';
-  const refused = SDK_REFUSAL.exec(error.message);
-  return refused ? (refused[1] ?? refused[2] ?? 'unsupported-media-type') : null;
+/** Logged at debug, and without the SDK's message, which quotes what the caller sent. */
+function logRefusal(): void {
+  processLog().debug('MCP: the SDK refused a request');
 }
-
-/** How the SDK words a request it refused for the caller's fault (a 4xx), with the reason where it gives one. */
-const SDK_REFUSAL =
-  /^(?:Rejected inbound request \(([a-z-]+)\)|Rejected 2025-era request on a modern-only endpoint \(([a-z-]+)\)|Unsupported Media Type:)/;
 
 /**
  * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`

@@ -87,8 +87,8 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     const binding = { personId: caller.personId, tool: tool.name, input };
     const answer = await confirmWithPerson(server, extra, question, confirm, binding, states);
     if (answer === 'confirmed') {
-      // A 2025-11-25 person's yes may arrive much later, and through another process (answer-relay.ts), not as a
-      // request of its own here: catch up, so a token revoked or a link changed meanwhile is seen.
+      // A 2025-11-25 person's yes may arrive much later, and through another process (sessions-2025/answer-relay.ts),
+      // not as a request of its own here: catch up, so a token revoked or a link changed meanwhile is seen.
       await ctx.store.changes.catchUp();
       return run(ctx, tool, input, caller);
     }

@@ -1,4 +1,4 @@
-import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { SCOPES_SUPPORTED } from '../auth/scopes.js';
 import type { OAuthAddresses } from './addresses.js';
 

@@ -13,8 +13,9 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
+import { tools as registry } from '../../src/tools/index.js';
 import { databaseEnv, testDatabase } from '../helpers/database-env.js';
-import { SESSION_LIFETIME_MS, SessionIds } from '../../src/mcp/session-id.js';
+import { SESSION_LIFETIME_MS, SessionIds } from '../../src/mcp/sessions-2025/session-id.js';
 import { runCli } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { startRoundRobin, type Forwarded, type RoundRobin } from '../helpers/round-robin.js';
@@ -132,7 +133,7 @@ describe('an MCP 2025-11-25 session spread over two processes', () => {
   it('initializes, lists the tools, makes, lists and finds links, its requests alternating between the processes', async () => {
     const from = balancer.forwarded.length;
     const { client, transport } = await connect(alice.token);
-    expect((await client.listTools()).tools).toHaveLength(12);
+    expect((await client.listTools()).tools).toHaveLength(registry.length);
     const made = await structured(client, 'createLink', { team: alice.teamId, destination: 'https://example.com/spread' });
     const listed = await structured(client, 'teamLinks', { team: alice.teamId, limit: 50 });
     expect(listed.data.map((link: { code: string }) => link.code)).toContain(made.code);
@@ -244,7 +245,7 @@ describe('MCP 2026-07-28 through the same balancer', () => {
     await client.connect(new Transport2026(new URL(`${balancer.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${alice.token}` } } }));
     open.push(client);
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    expect((await client.listTools()).tools).toHaveLength(12);
+    expect((await client.listTools()).tools).toHaveLength(registry.length);
     const made = (await client.callTool({ name: 'createLink', arguments: { team: alice.teamId, destination: 'https://example.com/2026' } })).structuredContent as { code: string };
     const found = await client.callTool({ name: 'linkByCode', arguments: { code: made.code } });
     expect((found.structuredContent as { destination: string }).destination).toBe('https://example.com/2026');

@@ -7,7 +7,6 @@ import {
   type JSONRPCResponse,
   type MessageExtraInfo,
   type RequestId,
-  type Server,
   type Transport,
   type TransportSendOptions,
   type WebStandardStreamableHTTPServerTransport,
@@ -154,19 +153,10 @@ export class RelayedTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    // Answers to the server's questions never reach the SDK as they are: they go through the relay (legacy.ts),
+    // Answers to the server's questions never reach the SDK as they are: they go through the relay (endpoint.ts),
     // under the ids the SDK never gave, and come back to it under its own (delivered).
     if (isJSONRPCResponse(message)) return;
     if (isJSONRPCRequest(message)) this.running.add(message.id);
     this.onmessage?.(message, extra);
   }
-}
-
-/**
- * Opens the question a 2025-11-25 session's server is about to put within the call (RelayedTransport.openFor);
- * nothing for a 2026-07-28 request, whose question travels in its answer and waits for nothing.
- */
-export async function openQuestion(server: Server, call: RequestId): Promise<void> {
-  const transport = server.transport;
-  if (transport instanceof RelayedTransport) await transport.openFor(call);
 }

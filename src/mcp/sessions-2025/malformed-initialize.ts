@@ -1,6 +1,6 @@
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { isObject, messagesOf } from './messages.js';
+import { isObject, messagesOf } from '../messages.js';
 
 /** What an initialize must carry (2025-11-25), to name what a malformed one lacks. */
 const initializeParams = z.looseObject({

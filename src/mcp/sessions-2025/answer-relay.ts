@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
-import { apiError } from '../errors.js';
-import type { Clock } from '../shared/clock.js';
-import type { McpSessionStore } from '../store/ports.js';
-import { processLog } from '../observability/logger.js';
+import { apiError } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
+import type { McpSessionStore } from '../../store/ports.js';
+import { processLog } from '../../observability/logger.js';
 
 /**
  * How long a question stays open at the most: the SDK itself gives up on a question after 10 minutes (its legacy

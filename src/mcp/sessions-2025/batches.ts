@@ -1,4 +1,4 @@
-import { isObject } from './messages.js';
+import { isObject } from '../messages.js';
 
 /**
  * The most messages one JSON-RPC batch may hold (2025-11-25 only; 2026-07-28 has no batches). The SDK takes up to

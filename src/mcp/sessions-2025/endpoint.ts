@@ -9,19 +9,20 @@ import {
   type AuthInfo,
   type Server,
 } from '@modelcontextprotocol/server';
-import type { Caller } from '../shared/caller.js';
-import type { Clock } from '../shared/clock.js';
-import type { McpSessionStore } from '../store/ports.js';
+import type { Caller } from '../../shared/caller.js';
+import type { Clock } from '../../shared/clock.js';
+import type { McpSessionStore } from '../../store/ports.js';
 import { AnswerRelay } from './answer-relay.js';
-import { canElicitUrl, sessionCapabilities } from './capabilities.js';
+import { canElicitUrl } from '../capabilities.js';
+import { sessionCapabilities } from './kept-capabilities.js';
 import { RelayedTransport } from './relayed-transport.js';
 import { malformedInitialize } from './malformed-initialize.js';
-import { messagesOf } from './messages.js';
+import { messagesOf } from '../messages.js';
 import { replayInitialize } from './replay-initialize.js';
-import { rpcError } from './rpc-error.js';
+import { rpcError } from '../rpc-error.js';
 import { expiresAt, sessionKey, SessionIds, type SessionClaims } from './session-id.js';
 import { Sessions, type Session } from './sessions.js';
-import { sendWebResponse } from './web-response.js';
+import { sendWebResponse } from '../web-response.js';
 
 /**
  * MCP 2025-11-25 on `/mcp`: sessions opened by initialize, so that deleteLink can put its question to the person

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JSONRPCMessage, JSONRPCResponse, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { AnswerRelay, MAX_ANSWER_BYTES } from '../../src/mcp/answer-relay.js';
-import { RelayedTransport } from '../../src/mcp/relayed-transport.js';
-import { ApiError } from '../../src/errors.js';
-import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import type { McpSessionStore, Store } from '../../src/store/ports.js';
-import { TestClock } from '../helpers/clock.js';
+import { AnswerRelay, MAX_ANSWER_BYTES } from '../../../src/mcp/sessions-2025/answer-relay.js';
+import { RelayedTransport } from '../../../src/mcp/sessions-2025/relayed-transport.js';
+import { ApiError } from '../../../src/errors.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
+import type { McpSessionStore, Store } from '../../../src/store/ports.js';
+import { TestClock } from '../../helpers/clock.js';
 
 /** Two processes sharing one database file: each with a store (a connection) and a relay of its own. */
 let dir: string;

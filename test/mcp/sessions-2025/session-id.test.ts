@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sessionCapabilities } from '../../src/mcp/capabilities.js';
-import { SESSION_LIFETIME_MS, SessionIds, type SessionClaims } from '../../src/mcp/session-id.js';
-import { TestClock } from '../helpers/clock.js';
+import { sessionCapabilities } from '../../../src/mcp/sessions-2025/kept-capabilities.js';
+import { SESSION_LIFETIME_MS, SessionIds, type SessionClaims } from '../../../src/mcp/sessions-2025/session-id.js';
+import { TestClock } from '../../helpers/clock.js';
 
 const secret = Buffer.alloc(32, 1);
 

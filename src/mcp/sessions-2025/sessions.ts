@@ -17,7 +17,7 @@ const MAX_PER_PERSON = 32;
 
 /**
  * The MCP 2025-11-25 sessions this process has at hand, kept in memory between requests. Only a cache: a session
- * lives in its id (session-id.ts), and one that is not here is opened again from it (legacy.ts). A session idle
+ * lives in its id (session-id.ts), and one that is not here is opened again from it (endpoint.ts). A session idle
  * for an hour is dropped, and a person keeps at most 32 here, the least recently used dropping first, so memory
  * stays bounded; a dropped session's next request, here or in another process, opens it again.
  */

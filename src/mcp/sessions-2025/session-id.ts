@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../../shared/clock.js';
 
 /**
  * How long a session id works after the initialize that opened it, used or not. The id is no credential (every
@@ -21,7 +21,7 @@ export interface SessionClaims {
   personId: string;
   /** The protocol version initialize settled on. */
   protocolVersion: string;
-  /** What the client declared, as sessionCapabilities keeps it (capabilities.ts). */
+  /** What the client declared, as sessionCapabilities keeps it (kept-capabilities.ts). */
   capabilities: ClientCapabilities;
   clientInfo: { name: string; version: string };
   /** When initialize opened the session (ms since the epoch, whole seconds). */
