@@ -26,7 +26,7 @@ export function ensureConformanceSuite(): void {
 
 /** Runs `conformance <args>` under Node 22; resolves with its exit code and everything it printed. */
 export function conformance(args: string[], onOutput?: (text: string) => void): Promise<{ code: number; output: string }> {
-  if (!existsSync(NODE) || !existsSync(CLI)) throw new Error('The conformance suite is not installed: run the tests with npm test.');
+  if (!existsSync(NODE) || !existsSync(CLI)) throw new Error('The conformance suite is not installed: run these tests in their project, npx vitest run --project conformance.');
   return new Promise((resolve) => {
     const child = execFile(NODE, [CLI, ...args], { timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),

@@ -3,12 +3,29 @@ import { newDatabaseIn } from './postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The url of the run's PostgreSQL cluster (global-setup.ts). */
+    /**
+     * The url of the run's PostgreSQL cluster (test/global-setup/postgres.ts). Provided only in the projects that
+     * start one; elsewhere inject() answers undefined, which the functions below check.
+     */
     postgresUrl: string;
   }
 }
 
-/** A fresh empty database in the one cluster global-setup.ts started for this test run; its postgres:// URL. */
+/** True in the vitest projects that start a PostgreSQL cluster (store-postgres, e2e-postgres: vitest.config.ts). */
+export function hasTestPostgres(): boolean {
+  return (inject('postgresUrl') as string | undefined) !== undefined;
+}
+
+/** The url of the cluster's `postgres` database, as its superuser; fails in a project that started no cluster. */
+export function testPostgresUrl(): string {
+  const url: string | undefined = inject('postgresUrl');
+  if (url === undefined) {
+    throw new Error('This test needs PostgreSQL, which its vitest project does not start: see docs/contributing.md for where such a test goes.');
+  }
+  return url;
+}
+
+/** A fresh empty database in the one cluster the project's global setup started; its postgres:// URL. */
 export function newTestDatabase(): Promise<string> {
-  return newDatabaseIn(inject('postgresUrl'));
+  return newDatabaseIn(testPostgresUrl());
 }

@@ -103,9 +103,10 @@ export class ToolHarness {
   readonly ctx: ToolContext;
   private people = 0;
 
-  constructor(options: { random?: Random } = {}) {
+  /** `store`: another store to run on (the in-process MCP tests' PostgreSQL run); a SQLite one in memory unless given. */
+  constructor(options: { random?: Random; store?: Store } = {}) {
     const config = loadConfig({ PUBLIC_URL });
-    this.store = openSqliteStore(':memory:', options.random ?? cryptoRandom);
+    this.store = options.store ?? openSqliteStore(':memory:', options.random ?? cryptoRandom);
     this.ctx = {
       store: this.store,
       clock: this.clock,
