@@ -6,6 +6,7 @@ import type { RateLimiter } from '../../support/rate-limiter.js';
 import { SlidingLog } from '../../support/sliding-log.js';
 import type { RateStore } from '../ports.js';
 import { openDatabase, writeTransaction, type Db } from './database.js';
+import { sqliteFailure } from './failures.js';
 
 /** How often a process looks at who else counts on the file: the longest a newcomer waits for one counting alone. */
 const LOOK_EVERY_MS = 50;
@@ -148,16 +149,31 @@ export function countedAlone(path: string, file: RateStore & { close(): void }):
       const others = rows.filter((row) => row.id !== me && row.until > nowMs);
       if (!mine || alone !== (others.length === 0) || waiting || nowMs - renewedAt >= RENEW_EVERY_MS) settle();
     } catch (error) {
-      processLog().warn({ err: error }, 'Could not look at the processes counting rate limits yet');
+      // A full or failing disk, or a file busy past the timeout: the service tells that condition once (health,
+      // write-failures), and the next look tries again. Anything else is a fault of ours.
+      if (sqliteFailure(error) === null) processLog().warn({ err: error }, 'Could not look at the processes counting rate limits yet');
     }
   }
 
   /** Where the next count goes: memory while alone (after a look, should the last renewal be old), else the file. */
   function counter(): RateLimiter | Promise<RateLimiter> {
     use();
-    if (alone && Date.now() - renewedAt >= ALONE_FOR_MS) settle();
+    if (alone && Date.now() - renewedAt >= ALONE_FOR_MS) settleIfWritable();
     if (alone) return memory;
     return waiting ? waiting.done.then(counter) : file;
+  }
+
+  /**
+   * Settles before a count, when the last renewal is old. A file that takes no write now (a full or failing disk,
+   * a write lock held past the timeout) takes no newcomer's row either, so a process counting alone goes on alone:
+   * its calls, reads above all, are not refused for the budget's bookkeeping.
+   */
+  function settleIfWritable(): void {
+    try {
+      settle();
+    } catch (error) {
+      if (sqliteFailure(error) === null) throw error;
+    }
   }
 
   // Not async: a count in memory costs no more promises than memoryRateLimiter's own.
