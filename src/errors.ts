@@ -2,14 +2,15 @@
  * The one error type of the service. Every rule that fails throws an ApiError; each surface renders it in one
  * place (problem+json for HTTP, an isError tool result for MCP, a message beside the field for the web app).
  */
+import { MAX_DESTINATION_LENGTH_TEXT, MAX_NAME_LENGTH, MIN_NAME_LENGTH, NOTE_MAX } from './shared/field-lengths.js';
 
 /** Every error code of the spec (section 7), with its HTTP status and a default sentence for a person. */
 const catalogue = {
   blocked_destination: [400, 'The service does not allow links to that site.'],
   check_unavailable: [503, 'The address could not be checked right now; retry in a minute.'],
-  invalid_destination: [400, 'The destination must be an https address of at most 2,048 characters.'],
-  invalid_name: [400, 'A short link name is 3 to 50 characters of lowercase letters, digits, "-" and "_".'],
-  invalid_note: [400, "A note is at most 100 characters of letters, numbers, spaces and - _ , . ' ( ) & ! ? :"],
+  invalid_destination: [400, `The destination must be an https address of at most ${MAX_DESTINATION_LENGTH_TEXT} characters.`],
+  invalid_name: [400, `A short link name is ${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} characters of lowercase letters, digits, "-" and "_".`],
+  invalid_note: [400, `A note is at most ${NOTE_MAX} characters of letters, numbers, spaces and - _ , . ' ( ) & ! ? :`],
   limit_reached: [429, 'A creation or change limit was hit.'],
   link_disabled: [409, 'The link was disabled by the service and cannot be changed.'],
   link_flagged: [409, 'The destination cannot change while the link is flagged; ask for a review.'],
@@ -131,24 +132,41 @@ export function unlessApiError(error: unknown): null {
 }
 
 /**
- * What a store adapter found a thrown error to mean, told beside the driver's own error (store/failure-guard.ts;
- * each adapter's failures.ts knows its driver's codes and words): the database out of reach ('outage': restarting,
- * the network cut, too busy to connect), not answering in time ('timeout': an outage that may be a slow statement of
- * ours), or unable to store what it was given ('storage': a full disk, a failing one). The error itself travels on
- * unchanged, so the log keeps the driver's code, words and stack; the service reads only this verdict.
+ * What a store adapter finds a thrown error to mean (each adapter's failures.ts knows its driver's codes and words):
+ * the database out of reach ('outage': restarting, the network cut, too busy to connect), not answering in time
+ * ('timeout': an outage that may be a slow statement of ours), or unable to store what it was given ('storage': a
+ * full disk, a failing one). The error itself travels on unchanged, so the log keeps the driver's code, words and
+ * stack; the service reads only this verdict.
  */
 export type StoreFailure = 'outage' | 'timeout' | 'storage';
 
-const storeFailures = new WeakMap<object, StoreFailure>();
+/** An adapter's reading of its driver's errors: what `error` means, or null for anything it does not know. */
+export type FailureReader = (error: unknown) => StoreFailure | null;
 
-/** Records what the adapter found `error` to mean (null: nothing the service must tell apart, a fault or a refusal). */
-export function tellStoreFailure(error: unknown, failure: StoreFailure | null): void {
-  if (failure !== null && typeof error === 'object' && error !== null) storeFailures.set(error, failure);
+/**
+ * The readers of the adapters this process opened. Asked only when an error is classified (rare), not as a store
+ * call passes, so the store's hot paths pay nothing for it. A Set: opening a second store of a kind adds nothing.
+ */
+const failureReaders = new Set<FailureReader>();
+
+/**
+ * Has storeFailureOf ask `read` from now on: each adapter calls it as it opens, with its failures.ts reader. This
+ * module cannot import the adapters (they sit above it), so they come to it.
+ */
+export function readStoreFailuresWith(read: FailureReader): void {
+  failureReaders.add(read);
 }
 
-/** What the store's adapter found `error` to mean; null for anything else thrown. */
+/**
+ * What an opened store's adapter finds `error` to mean; null for anything else thrown. Each reader knows only its
+ * own driver's codes and words, which the other's never match, so their order does not matter.
+ */
 export function storeFailureOf(error: unknown): StoreFailure | null {
-  return typeof error === 'object' && error !== null ? (storeFailures.get(error) ?? null) : null;
+  for (const read of failureReaders) {
+    const failure = read(error);
+    if (failure !== null) return failure;
+  }
+  return null;
 }
 
 /**

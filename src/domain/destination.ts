@@ -4,11 +4,10 @@
  */
 import { domainToASCII } from 'node:url';
 import { apiError } from '../errors.js';
+import { MAX_DESTINATION_LENGTH, MAX_DESTINATION_LENGTH_TEXT } from '../shared/field-lengths.js';
 
-/** The longest destination accepted, in UTF-16 code units, both as sent and as stored (spec section 8). */
-export const MAX_DESTINATION_LENGTH = 2048;
-/** MAX_DESTINATION_LENGTH as the sentences write it: "2,048". */
-export const MAX_DESTINATION_LENGTH_TEXT = MAX_DESTINATION_LENGTH.toLocaleString('en-US');
+/** Kept in shared/ (the error table's sentences write it too), exported with the rule that checks it. */
+export { MAX_DESTINATION_LENGTH, MAX_DESTINATION_LENGTH_TEXT };
 
 // Characters that make domainToASCII parse its input as a URL host: it silently cuts "a.b/c" to "a.b" and
 // percent-decodes "a%2eb" to "a.b", so an operator's typo would become some other domain. Reject them up front.

@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../shared/field-lengths.js';
 import { isVersionSegment, SERVICE_SEGMENTS } from './service-paths.js';
 
 /**
@@ -13,8 +14,8 @@ const RESERVED_WORDS = new Set([
   'null', 'undefined',
 ]);
 
-export const MIN_NAME_LENGTH = 3;
-export const MAX_NAME_LENGTH = 50;
+/** Kept in shared/ (the error table's sentences write them too), exported with the rule that checks them. */
+export { MAX_NAME_LENGTH, MIN_NAME_LENGTH };
 const NAME_PATTERN = new RegExp(`^[a-z0-9_-]{${MIN_NAME_LENGTH},${MAX_NAME_LENGTH}}$`);
 
 /** True when `name` has the spec's shape (3 to 50 of a-z 0-9 - _), whether or not it is reserved. */

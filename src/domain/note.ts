@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import { NOTE_MAX } from '../shared/field-lengths.js';
 
 /**
  * Letters and numbers of any script, plain spaces, and - _ , . ' ( ) & ! ? : . A combining mark is part of the
@@ -7,7 +8,8 @@ import { apiError } from '../errors.js';
  */
 const NOTE_PATTERN = /^(?:[\p{L}\p{N}]\p{M}*|[ \-_,.'()&!?:])*$/u;
 
-export const NOTE_MAX = 100;
+/** Kept in shared/ (the error table's sentences write it too), exported with the rule that checks it. */
+export { NOTE_MAX };
 
 /**
  * Checks a note: null stays null (no note); otherwise 400 `invalid_note` for more than 100 characters or a

@@ -73,7 +73,7 @@ export const LONG_STATEMENT_MS = 600_000;
  * serves as both shares.
  */
 export async function openDatabase(url: string, options: { limited?: boolean } = {}): Promise<PgDatabase> {
-  await migrate(url);
+  await migrate(url, migrations);
   const base = { connectionString: url, types, Client: NulGuardedClient };
   if (options.limited === false) {
     const pool = listened(new pg.Pool(base));
@@ -110,11 +110,12 @@ function listened(pool: PgPool): PgPool {
 }
 
 /**
- * Applies the missing migrations in order, each in its own transaction holding the migration lock; the version is
- * read after the lock is taken, so a process that waited sees what the other applied and does not apply it again.
- * On a connection of its own, with no statement timeout.
+ * Applies the migrations of `list` (migrations.ts; a test's own) the database has not seen yet, in order, each in
+ * its own transaction holding the migration lock; the version is read after the lock is taken, so a process that
+ * waited sees what the other applied and does not apply it again. On a connection of its own, with no statement
+ * timeout.
  */
-async function migrate(url: string): Promise<void> {
+export async function migrate(url: string, list: readonly string[]): Promise<void> {
   const client: pg.Client = new NulGuardedClient({ connectionString: url, types });
   client.on('error', () => {});
   await client.connect();
@@ -128,11 +129,11 @@ async function migrate(url: string): Promise<void> {
           'SELECT coalesce(max(version), 0) AS applied FROM schema_migrations',
         );
         const applied = rows[0]!.applied;
-        if (applied >= migrations.length) {
+        if (applied >= list.length) {
           await client.query('COMMIT');
           return;
         }
-        await client.query(migrations[applied]!);
+        await client.query(list[applied]!);
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [applied + 1]);
         await client.query('COMMIT');
       } catch (error) {

@@ -1,10 +1,10 @@
 import type { Store } from '../ports.js';
+import { readStoreFailuresWith } from '../../errors.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
 import { cachedReads } from './cached-reads.js';
 import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
-import { guardFailures } from '../failure-guard.js';
 import { openDatabase } from './database.js';
 import { postgresFailure } from './failures.js';
 import { pgIdempotency } from './idempotency.js';
@@ -30,6 +30,9 @@ import { pgWebSessions } from './web-sessions.js';
  * applied on open (once, however many processes start together), and one listening connection for StoreChanges.
  */
 export async function openPostgresStore(url: string, random: Random = cryptoRandom): Promise<Store> {
+  // What PostgreSQL's errors mean is read where an error is classified (errors.ts), not as each call passes; from
+  // the first open on, so a process reads only the drivers it opened.
+  readStoreFailuresWith(postgresFailure);
   const db = await openDatabase(url);
   let changes: PgChanges;
   try {
@@ -57,7 +60,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     tokens: pgTokens(reserved, random, accessWrite),
     oauth: pgOAuth(reserved, random),
   };
-  return guardFailures({
+  return {
     people,
     teams: {
       ...teams,
@@ -87,5 +90,5 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
       await changes.close();
       await db.close();
     },
-  }, postgresFailure);
+  };
 }

@@ -1,6 +1,8 @@
+import { migrationsOf } from '../sql/migrations.js';
+
 /**
- * Forward-only schema migrations of the PostgreSQL store; `schema_migrations` records which have been applied
- * (database.ts). A shipped migration is never edited: a change is a new migration.
+ * The PostgreSQL store's own forward-only schema migrations, 1 to 13, frozen: a new migration is appended to the
+ * shared list (sql/migrations.ts), which PostgreSQL numbers from 14. A shipped migration is never edited.
  *
  * Migration 1 is the SQLite store's schema after its nine migrations (src/store/sqlite/migrations.ts), table for
  * table and column for column, in the same column order; test/store/postgres-schema.test.ts keeps the two from
@@ -43,7 +45,7 @@ const LINK_SEARCH_GRAMS = `
   $$;
 `;
 
-export const migrations: readonly string[] = [
+export const postgresHistory: readonly string[] = [
   `
   -- Trusted extensions (PostgreSQL 13+): the database owner may create them without being a superuser.
   -- btree_gin lets one GIN index hold team_id next to the trigrams, so a search stays within one team.
@@ -462,3 +464,9 @@ export const migrations: readonly string[] = [
   UPDATE idempotency SET held_until = created_at + 300000 WHERE status IS NULL;
   `,
 ];
+
+/**
+ * Every migration of the PostgreSQL store in the order they apply; `schema_migrations` records which are applied
+ * (database.ts).
+ */
+export const migrations = migrationsOf(postgresHistory, 'postgres');

@@ -1,12 +1,10 @@
 import type { OAuthClient, OAuthStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
-import { guarded } from '../failure-guard.js';
 import { throttledGrantTouches } from '../grant-touches.js';
 import { beyondApproval, clientFrom, grantFrom, scopesOf, USED_CODE_MEMORY_MS } from '../oauth-records.js';
 import { oauthSql, oauthTokenOf, tokenRows } from '../sql/oauth.js';
 import type { PgPool } from './database.js';
-import { postgresFailure } from './failures.js';
 import { changed, row, rows, run, transaction } from './query.js';
 
 /**
@@ -15,11 +13,7 @@ import { changed, row, rows, run, transaction } from './query.js';
  * told true.
  */
 export function pgOAuth(pool: PgPool, random: Random): OAuthStore {
-  const grantTouches = throttledGrantTouches(
-    guarded(postgresFailure, (grantId: string, at: Date) =>
-      run(pool, oauthSql.touchGrant, { grantId, at: at.toISOString() }),
-    ),
-  );
+  const grantTouches = throttledGrantTouches((grantId, at) => run(pool, oauthSql.touchGrant, { grantId, at: at.toISOString() }));
 
   const saveClient = async (client: OAuthClient) => {
     const { id, kind, secretHash, name, redirectUris, metadata, createdAt, freshUntil } = client;

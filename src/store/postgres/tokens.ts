@@ -1,12 +1,10 @@
 import type { TokenStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
-import { guarded } from '../failure-guard.js';
 import { grantOf, tokenOf, tokenSql } from '../sql/tokens.js';
 import { batchedTouches } from '../token-touches.js';
 import type { PgPool } from './database.js';
 import { silentAccessWrite, type AccessWrite } from './access-writes.js';
-import { postgresFailure } from './failures.js';
 import { changed, row, rows, run, type Queryable } from './query.js';
 
 /** How often last-used times are written: every call would turn each read into a write. */
@@ -19,13 +17,13 @@ const TOUCH_FLUSH_MS = 5_000;
  */
 export function pgTokens(pool: PgPool, random: Random, accessWrite: AccessWrite = silentAccessWrite(pool)): TokenStore & { close(): Promise<void> } {
   // One statement per batch. A time only moves forward: other processes write their own batches, maybe later.
-  const touches = batchedTouches(guarded(postgresFailure, async (batch: ReadonlyMap<string, Date>) => {
+  const touches = batchedTouches(async (batch: ReadonlyMap<string, Date>) => {
     await pool.query(
       `UPDATE tokens t SET last_used_at = v.at FROM unnest($1::text[], $2::text[]) AS v(id, at)
        WHERE t.id = v.id AND (t.last_used_at IS NULL OR t.last_used_at < v.at)`,
       [[...batch.keys()], [...batch.values()].map((at) => at.toISOString())],
     );
-  }), TOUCH_FLUSH_MS);
+  }, TOUCH_FLUSH_MS);
 
   return {
     async add({ personId, teamId, label = null, scopes, limited, secretHash }, now) {

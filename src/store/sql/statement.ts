@@ -55,13 +55,20 @@ export interface Statement<P extends Params = Params, R = unknown> {
   readonly types?: { params: P; row: R };
 }
 
+/** SQL written once: the same text for both databases, or a function of the dialect where they differ. */
+export type DialectText = string | ((dialect: Dialect) => string);
+
+/** `text` as the database `name` takes it. */
+export function textFor(text: DialectText, name: Dialect['name']): string {
+  return typeof text === 'string' ? text : text(name === 'sqlite' ? SQLITE : POSTGRES);
+}
+
 /**
  * Declares a statement: the same text for both databases, or a function of the dialect where they differ. Both
  * texts are made here, once, so running the statement renders nothing.
  */
-export function sql<P extends Params = Params, R = unknown>(text: string | ((dialect: Dialect) => string)): Statement<P, R> {
-  const textFor = (dialect: Dialect) => (typeof text === 'string' ? text : text(dialect));
-  return { sqlite: textFor(SQLITE), postgres: positional(textFor(POSTGRES)) };
+export function sql<P extends Params = Params, R = unknown>(text: DialectText): Statement<P, R> {
+  return { sqlite: textFor(text, 'sqlite'), postgres: positional(textFor(text, 'postgres')) };
 }
 
 /**

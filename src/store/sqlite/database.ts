@@ -21,7 +21,7 @@ export function openDatabase(path: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   registerSpacedText(db);
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }
 
@@ -51,14 +51,18 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function migrate(db: Db): void {
-  if ((db.pragma('user_version', { simple: true }) as number) >= migrations.length) return;
+/**
+ * Applies the migrations of `list` (migrations.ts; a test's own) that the file has not seen yet, in order, each in
+ * its own transaction with the version it brings.
+ */
+export function migrate(db: Db, list: readonly string[]): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= list.length) return;
   // Other processes may open the same new file at this very moment (the workers of WORKERS=N, two servers, the
   // CLI): how many migrations are applied is read again under the write lock, so each one is applied once.
   const applyNext = db.transaction((): boolean => {
     const applied = db.pragma('user_version', { simple: true }) as number;
-    if (applied >= migrations.length) return false;
-    db.exec(migrations[applied]!);
+    if (applied >= list.length) return false;
+    db.exec(list[applied]!);
     db.pragma(`user_version = ${applied + 1}`);
     return true;
   });

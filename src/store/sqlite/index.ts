@@ -1,7 +1,7 @@
 import type { Store } from '../ports.js';
+import { readStoreFailuresWith } from '../../errors.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
-import { guardFailures } from '../failure-guard.js';
 import { openDatabase } from './database.js';
 import { sqliteFailure } from './failures.js';
 import { LinkChanges } from './link-changes.js';
@@ -26,12 +26,15 @@ import { sqliteWebSessions } from './web-sessions.js';
 
 /** The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. */
 export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
+  // What SQLite's errors mean is read where an error is classified (errors.ts), not as each call passes; from
+  // the first open on, so a process reads only the drivers it opened.
+  readStoreFailuresWith(sqliteFailure);
   const db = openDatabase(path);
   const tokens = sqliteTokens(db, random) as Store['tokens'] & { close(): Promise<void> };
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
   const rates = countedAlone(path, sqliteRates(path));
-  return guardFailures({
+  return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random, perform),
     tokens,
@@ -54,5 +57,5 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
       rates.close();
       db.close();
     },
-  }, sqliteFailure);
+  };
 }

@@ -1,8 +1,10 @@
+import { migrationsOf } from '../sql/migrations.js';
+
 /**
- * Forward-only schema migrations; `PRAGMA user_version` holds how many have been applied.
- * docs/storage-schema.md describes every table.
+ * The SQLite store's own forward-only schema migrations, 1 to 19, frozen: a new migration is appended to the shared
+ * list (sql/migrations.ts), which SQLite numbers from 20. docs/storage-schema.md describes every table.
  */
-export const migrations: readonly string[] = [
+export const sqliteHistory: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
@@ -349,6 +351,9 @@ export const migrations: readonly string[] = [
   CREATE TABLE IF NOT EXISTS rate_processes (id TEXT PRIMARY KEY, alone INTEGER NOT NULL, until INTEGER NOT NULL) WITHOUT ROWID;
   `,
 ];
+
+/** Every migration of the SQLite store in the order they apply; `PRAGMA user_version` holds how many are applied. */
+export const migrations = migrationsOf(sqliteHistory, 'sqlite');
 
 /**
  * Ordinary tables that only the SQLite store has: the log of link changes processes sharing the file read to keep

@@ -1,19 +1,17 @@
 import type { OAuthClient, OAuthStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
-import { guarded } from '../failure-guard.js';
 import { throttledGrantTouches } from '../grant-touches.js';
 import { beyondApproval, clientFrom, grantFrom, scopesOf, USED_CODE_MEMORY_MS } from '../oauth-records.js';
 import { oauthSql, oauthTokenOf, tokenRows } from '../sql/oauth.js';
 import { writeTransaction, type Db } from './database.js';
-import { sqliteFailure } from './failures.js';
 import { prepareAll } from './prepare.js';
 
 export function sqliteOAuth(db: Db, random: Random): OAuthStore {
   const s = prepareAll(db, oauthSql);
   // One code at a time here; PostgreSQL deletes the codes a new approval narrows away in one statement.
   const deleteCode = db.prepare('DELETE FROM oauth_codes WHERE code_hash = ?');
-  const grantTouches = throttledGrantTouches(guarded(sqliteFailure, (grantId: string, at: Date) => s.touchGrant.run({ grantId, at: at.toISOString() })));
+  const grantTouches = throttledGrantTouches((grantId, at) => s.touchGrant.run({ grantId, at: at.toISOString() }));
 
   const saveClient = (client: OAuthClient) => {
     const { id, kind, secretHash, name, redirectUris, metadata, createdAt, freshUntil } = client;

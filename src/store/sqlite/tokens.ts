@@ -1,11 +1,9 @@
 import type { TokenGrant, TokenStore } from '../ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
-import { guarded } from '../failure-guard.js';
 import { grantOf, tokenOf, tokenSql } from '../sql/tokens.js';
 import { batchedTouches } from '../token-touches.js';
 import type { Db } from './database.js';
-import { sqliteFailure } from './failures.js';
 import { prepareAll } from './prepare.js';
 import { cachedRead } from './read-cache.js';
 
@@ -24,9 +22,9 @@ export function sqliteTokens(db: Db, random: Random): TokenStore {
   // Times are written as text when flushed, not on every call. Busy past the timeout (the CLI holds a long
   // write): the batch waits for the next round.
   const touches = batchedTouches(
-    guarded(sqliteFailure, db.transaction((batch: ReadonlyMap<string, Date>) => {
+    db.transaction((batch: ReadonlyMap<string, Date>) => {
       for (const [id, at] of batch) touch.run(at.toISOString(), id);
-    })),
+    }),
     TOUCH_FLUSH_MS,
   );
 

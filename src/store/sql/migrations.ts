@@ -1,0 +1,32 @@
+import { textFor, type Dialect, type DialectText } from './statement.js';
+
+/**
+ * Schema migrations written once for both databases. Each adapter first applies its own history, frozen as it was
+ * shipped (sqlite/migrations.ts, 1 to 19; postgres/migrations.ts, 1 to 13), then this list in order: its first
+ * migration is SQLite's 20 and PostgreSQL's 14, its second 21 and 15, and so on. A database at any version migrates
+ * as before, and a stored version still names one migration of its adapter's list. Neither history takes a new
+ * migration any more: one appended there would give the shared migrations other numbers on that database, and a
+ * database that applied them would skip or repeat one (test/store/migration-contract.ts holds both lengths).
+ *
+ * A migration is the same text for both databases, or a function of the dialect where they really differ: types
+ * (BLOB and bytea, 0/1 flags and boolean, epoch milliseconds as INTEGER and bigint), WITHOUT ROWID, SQLite's FTS5
+ * against PostgreSQL's functions and indexes. One that only one database needs (an index for PostgreSQL's search)
+ * is the empty text on the other, which still counts it, so the n-th of this list stays SQLite's 19 + n and
+ * PostgreSQL's 13 + n. Each runs in a transaction of its own with its version, so it is applied whole, once.
+ * Appended only; a shipped one is never edited: a change is a new migration. Written to run again (IF NOT EXISTS),
+ * as the later ones of the histories are: tests of an earlier migration set a database's version back and let it
+ * apply the later ones again. docs/storage-schema.md describes every table.
+ */
+export const sharedMigrations: readonly DialectText[] = [];
+
+/**
+ * The migrations of one database in the order they apply, as it numbers them (version n is the n-th): its own
+ * frozen `history`, then `shared` in its dialect. `shared` is the list above; a test may append to it.
+ */
+export function migrationsOf(
+  history: readonly string[],
+  dialect: Dialect['name'],
+  shared: readonly DialectText[] = sharedMigrations,
+): readonly string[] {
+  return [...history, ...shared.map((migration) => textFor(migration, dialect))];
+}
