@@ -18,8 +18,8 @@ export function linkResolver(store: Store, maxEntries?: number) {
   });
 
   return async function resolve(key: string): Promise<RedirectTarget | null> {
-    // A visit is a request of its own: caught up here rather than at the entry point (app.ts), so a path that
-    // cannot be a link, or is no GET, costs no barrier.
+    // A visit is a request of its own: caught up here rather than at the entry point (routing.ts), so a path that
+    // cannot be a link, or is no GET, costs no catching up.
     await store.changes.catchUp();
     const cached = cache.get(key);
     if (cached !== undefined) return cached;

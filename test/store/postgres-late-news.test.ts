@@ -11,8 +11,8 @@ import { startSlowProxy, type SlowProxy } from '../helpers/slow-proxy.js';
 /**
  * A server whose database answers, and whose notifications arrive, 150 ms late (a slow proxy between them), and
  * another process changing what it has cached. A request sent after the change was answered must see it: the
- * server catches up as each request arrives (a barrier of its own through the same late connection), so it never
- * answers from a cache the late notification has not yet emptied. Without that barrier, every check below fails.
+ * writer is answered only once the server acknowledged the late notification (store/postgres/changes.ts), so the
+ * server never answers from a cache the notification has not yet emptied. Without that wait, every check fails.
  */
 const LATE_MS = 150;
 let other: Store;

@@ -7,11 +7,11 @@
 export interface StoreChanges {
   subscribe(listener: (keys: string[] | null) => void): void;
   /**
-   * Resolves once every change other processes committed before the call has been told to the listeners. Asked
-   * once per request, as it arrives (app.ts; the redirect resolver for a visit), before anything is answered from a
-   * cache: what a request must see is
-   * what was committed before it was sent, and a change committed while it runs is concurrent with it. The caches
-   * themselves do not ask again, which on PostgreSQL would cost a round trip per read.
+   * Resolves once every change another process made before the call (its caller answered) has been told to the
+   * listeners. Asked once per request, as it arrives (routing.ts; the redirect resolver for a visit), before
+   * anything is answered from a cache: what a request must see is what was done before it was sent, and a change
+   * made while it runs is concurrent with it. SQLite reads the other processes' changes from the file; PostgreSQL's
+   * writers wait until every live process has told its caches, so a request asks no round trip (postgres/changes.ts).
    */
   catchUp(): Promise<void>;
   /**

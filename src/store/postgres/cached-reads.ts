@@ -6,11 +6,11 @@ import type { AccessWrite } from './access-writes.js';
 
 /**
  * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
- * they depend on changed. Each request caught up with the changes other processes committed as it arrived (one
- * barrier per turn of the event loop, shared by every request in it: changes.ts, app.ts). A read of access (grants, memberships) is
- * forgotten on any change of access, a read of links on any change of links or of access (deleting a team is
- * both), here or elsewhere, so an answer is never older than the request; links changing, which is frequent,
- * leaves what access was read alone. A read that a change overtook while it ran is answered but not kept.
+ * they depend on changed. Each request caught up with the changes other processes made as it arrived (their
+ * writers waited until this process had told these caches: changes.ts, routing.ts). A read of access (grants,
+ * memberships) is forgotten on any change of access, a read of links on any change of links or of access (deleting
+ * a team is both), here or elsewhere, so an answer is never older than the request; links changing, which is
+ * frequent, leaves what access was read alone. A read that a change overtook while it ran is answered but not kept.
  */
 export function cachedReads(changes: PgChanges, pool: pg.Pool) {
   const generations = { access: 0, links: 0 };
