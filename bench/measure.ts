@@ -8,6 +8,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /** A fixed body, or one made afresh for every request. */
   body: string | (() => string);
+  /** Headers made afresh for every request, over `headers` (a token per request, for many callers at once). */
+  headersEach?: () => Record<string, string>;
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
@@ -31,12 +33,21 @@ export interface LoadResult {
 
 /** autocannon under load: `connections` at pipelining 1 for `seconds` after a warm-up. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const { url, path, headers, body, connections = 50, seconds = 8, warmupSeconds = 2 } = options;
+  const { url, path, headers, body, headersEach, connections = 50, seconds = 8, warmupSeconds = 2 } = options;
   const base: Request = { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } };
   const requests: Request[] =
-    typeof body === 'string'
+    typeof body === 'string' && !headersEach
       ? [{ ...base, body }]
-      : [{ ...base, setupRequest: (req) => ({ ...req, body: body() }) }];
+      : [
+          {
+            ...base,
+            setupRequest: (req) => ({
+              ...req,
+              body: typeof body === 'string' ? body : body(),
+              ...(headersEach ? { headers: { ...req.headers, ...headersEach() } } : {}),
+            }),
+          },
+        ];
   const result = await autocannon({
     url,
     connections,

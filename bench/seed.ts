@@ -48,6 +48,20 @@ export async function seedActor(store: Store, now: Date): Promise<Actor> {
   return { personId: person.id, teamId: team.id, teamCreatedAt: new Date(team.createdAt), token };
 }
 
+/**
+ * `count` more people, each a member of the actor's team with a personal token of their own: callers whose budgets
+ * are counted apart (calls per minute are per person), as many people calling at once are.
+ */
+export async function seedPeople(store: Store, actor: Actor, count: number, now: Date): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const person = await store.people.add({ email: `bench${i}@example.com`, passwordHash: null, agreedTerms: true }, now);
+    await store.teams.addMember(actor.teamId, person.id, now);
+    tokens.push((await issueToken(store, cryptoRandom, { personId: person.id, teamId: actor.teamId, scopes: null, limited: false }, now)).token);
+  }
+  return tokens;
+}
+
 export async function createSampleLink(store: Store, actor: Actor, now: Date): Promise<LinkRecord> {
   const { destination, note } = SAMPLE_LINK;
   return store.links.create(

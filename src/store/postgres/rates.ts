@@ -5,6 +5,7 @@ import { rateStore } from '../operations/rates.js';
 import { runAwaiting } from '../operations/steps.js';
 import type { Streak } from '../../support/rate-limiter.js';
 import { row, transaction, type Queryable } from './query.js';
+import { takeTurns } from './rate-turns.js';
 
 type Answers = { [K in keyof RateQueries]: (...args: Parameters<RateQueries[K]>) => Promise<ReturnType<RateQueries[K]>> };
 
@@ -19,10 +20,12 @@ const KEY_LOCK_SEED = 11;
  * operation is one transaction on a connection of the pool, except takes (on the path of every API call), whose
  * statements run on their own: a read, then one call of rate_events_add (migration 10), which checks under the
  * keys' locks that nobody took from them since the read. Those run on `reserved`, the share of connections kept for
- * the short statements of every request (database.ts), so calls queued on a team's rows do not hold them up.
+ * the short statements of every request (database.ts), so calls queued on a team's rows do not hold them up, and
+ * the takes under way at once send each of the two as one statement per turn (rate-turns.ts).
  */
 export function pgRates(pool: pg.Pool, reserved: pg.Pool = pool): RateStore {
-  const onTheirOwn = pgRateQueries(reserved);
+  const single = pgRateQueries(reserved);
+  const onTheirOwn: Answers = { ...single, ...takeTurns(reserved, single) };
   return rateStore((operation, work) => (...args) =>
     work === 'takes'
       ? runAwaiting(operation(...args), onTheirOwn)
