@@ -44,7 +44,10 @@ export function requestListener(surfaces: Surfaces): (req: IncomingMessage, res:
     surfaces;
 
   async function route(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    // Sliced, not split into an array: every redirect asks.
+    const path = query === -1 ? url : url.slice(0, query);
     // Every other path is a link's (the redirect resolver catches up for itself); the pages answer one that cannot
     // be a link with their not-found page.
     const linkPath = !isServicePath(path);
@@ -52,9 +55,9 @@ export function requestListener(surfaces: Surfaces): (req: IncomingMessage, res:
       const link = await redirectHandler.handleRedirect(req, res, path, id);
       if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
     } else if (!store.changes.cachesCheckThemselves && !isHealthPath(path)) {
-      // Once per request, before any cache answers: every change other processes committed before it was sent is
-      // seen (on PostgreSQL one barrier per turn of the event loop, shared by the requests that arrived in it). Not
-      // for the health check, which reads no cache and must answer in time whatever the database does.
+      // Once per request, before any cache answers: every change other processes made before it was sent is seen
+      // (on PostgreSQL a look at the clock: store/postgres/changes.ts). Not for the health check, which reads no
+      // cache and must answer in time whatever the database does.
       await store.changes.catchUp();
     }
     // The redirects above write theirs with their other headers (redirect/handler.ts).

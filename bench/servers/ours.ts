@@ -9,7 +9,7 @@ import { startDnsStandIn } from '../dns-stand-in.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { ManySeeded } from '../seed-many.js';
-import { createSampleLink, seedActor, seedLinks, seedLinksPostgres } from '../seed.js';
+import { createSampleLink, seedActor, seedLinks, seedLinksPostgres, seedPeople } from '../seed.js';
 import { announce, profileOnRequest } from './child.js';
 
 /**
@@ -17,8 +17,9 @@ import { announce, profileOnRequest } from './child.js';
  * with `SEED_LINKS=n`, n more links in the team first (for listLinks); with `SEED_REDIRECT_LINKS=n`, n more links
  * written by a separate process (bench/seed-many.ts, so the seed's memory never counts in this process's RSS),
  * which leaves a random sample of `SEED_REDIRECT_SAMPLE` of their codes in a file named in the ready message
- * (`SEED_REDIRECT_SEARCH_INDEX`: bulk, triggers or none; see seed-many.ts). With `BENCH_PROFILE_ON_REQUEST=1`, CPU
- * profiles of the stretches the parent asks for.
+ * (`SEED_REDIRECT_SEARCH_INDEX`: bulk, triggers or none; see seed-many.ts); with `SEED_PEOPLE=n`, n more members of
+ * the team, each with a token, named in the ready message. With `BENCH_PROFILE_ON_REQUEST=1`, CPU profiles of the
+ * stretches the parent asks for.
  */
 const dir = mkdtempSync(join(tmpdir(), 'shortlinks-bench-'));
 const dns = await startDnsStandIn();
@@ -33,6 +34,8 @@ const config = loadConfig({
   DNS_SERVERS: dns.servers.join(','),
   // Silent unless asked (run.ts): what logging costs is bench/observability.ts's to measure.
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  // Metrics on when asked (the redirect section measures the service as it runs, with /metrics served).
+  ...(process.env.METRICS_PORT ? { METRICS_PORT: process.env.METRICS_PORT } : {}),
 });
 const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath);
 const now = new Date();
@@ -67,12 +70,13 @@ if (manyCount > 0) {
   many = { ...(JSON.parse(readFileSync(resultFile, 'utf8')) as ManySeeded), codesFile };
 }
 const link = await createSampleLink(store, actor, new Date());
+const tokens = await seedPeople(store, actor, Number(process.env.SEED_PEOPLE ?? 0), new Date());
 
 if (process.env.BENCH_PROFILE_ON_REQUEST) await profileOnRequest();
 const app = await createApp(config, { store });
 const { port } = await app.listen();
 announce(
-  { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs, many },
+  { type: 'ready', url: `http://127.0.0.1:${port}`, token: actor.token, team: actor.teamId, code: link.code, seedMs, many, tokens },
   async () => {
     await app.close();
     await dns.close();

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { WindowAnswer } from '../support/rate-limiter.js';
 
 /**
@@ -10,12 +11,10 @@ export const CALL_WINDOW_MS = 60_000;
 export type BudgetAnswer = WindowAnswer;
 
 /**
- * The IETF RateLimit header fields (draft), the same on every surface. A call past the budget is refused with
+ * Sets the IETF RateLimit header fields (draft), the same on every surface. A call past the budget is refused with
  * `rate_limited`, whose answer writes `Retry-After`.
  */
-export function rateLimitHeaders(answer: BudgetAnswer): Record<string, string> {
-  return {
-    'RateLimit-Policy': `"minute";q=${answer.limit};w=${CALL_WINDOW_MS / 1000}`,
-    RateLimit: `"minute";r=${answer.remaining};t=${answer.resetSeconds}`,
-  };
+export function setRateLimitHeaders(res: ServerResponse, answer: BudgetAnswer): void {
+  res.setHeader('RateLimit-Policy', `"minute";q=${answer.limit};w=${CALL_WINDOW_MS / 1000}`);
+  res.setHeader('RateLimit', `"minute";r=${answer.remaining};t=${answer.resetSeconds}`);
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { callerOfAccessToken, isAccessToken, type OAuthAccess } from './access-tokens.js';
 import { protectedResource } from './protected-resource.js';
-import { CALL_WINDOW_MS, rateLimitHeaders, type BudgetAnswer } from './call-budget.js';
+import { CALL_WINDOW_MS, setRateLimitHeaders, type BudgetAnswer } from './call-budget.js';
 import { bearerOf, callerOfToken, tokenHolder } from './personal-token.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { addressGroup } from '../support/address-group.js';
@@ -67,15 +67,18 @@ export function createGate(deps: {
   const { store, rates, clock, publicUrl, clientAddress } = deps;
   const addressKey = (req: IncomingMessage) => addressGroup(clientAddress(req));
 
-  /** Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. */
-  async function take(res: ServerResponse, key: string, now: Date): Promise<void> {
-    const answer = await rates.take(key, (await store.settings.limits()).callsPerMinute, CALL_WINDOW_MS, now.getTime());
+  /**
+   * Takes one call from `key`'s budget; sets the RateLimit headers; throws 429 `rate_limited` past it. `limits` is
+   * the settings' read, when the caller began it already.
+   */
+  async function take(res: ServerResponse, key: string, now: Date, limits = store.settings.limits()): Promise<void> {
+    const answer = await rates.take(key, (await limits).callsPerMinute, CALL_WINDOW_MS, now.getTime());
     answerWith(res, answer, 'Too many calls');
   }
 
   /** Sets the RateLimit headers of `answer`; throws 429 `rate_limited`, its detail starting `why`, when refused. */
   function answerWith(res: ServerResponse, answer: BudgetAnswer, why: string): void {
-    for (const [name, value] of Object.entries(rateLimitHeaders(answer))) res.setHeader(name, value);
+    setRateLimitHeaders(res, answer);
     if (!answer.allowed) {
       throw apiError.rateLimited(`${why}; wait ${count(answer.resetSeconds, 'second')}.`, null, answer.resetSeconds);
     }
@@ -90,6 +93,11 @@ export function createGate(deps: {
     authenticate: (token: string | null, now: Date) => Promise<T>,
   ): Promise<() => T> {
     const now = clock.now();
+    // Begun in the same synchronous stretch as the token's lookup, so on SQLite the two cached reads share one look
+    // at whether another process committed (store/sqlite/database.ts) rather than taking one each. Awaited by take
+    // alone, which is what a failure of it fails, as before; until then it is marked handled.
+    const limits = store.settings.limits();
+    limits.catch(() => {});
     let found: T | null = null;
     let refusal: unknown = null;
     try {
@@ -98,7 +106,7 @@ export function createGate(deps: {
       refusal = error;
     }
     if (found) noteCaller(res, found.caller.personId, found.oauth?.clientId ?? null);
-    await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${addressKey(req)}`, now);
+    await take(res, found ? `calls:person:${found.caller.personId}` : `calls:address:${addressKey(req)}`, now, limits);
     return () => {
       if (found) return found;
       throw toApiError(refusal);

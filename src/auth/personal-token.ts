@@ -1,18 +1,15 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { apiError, type ApiError } from '../errors.js';
 import { randomString, type Random } from '../domain/random.js';
 import type { Store, TokenRecord } from '../store/ports.js';
 import type { Caller } from '../shared/caller.js';
+import { sha256 } from './secrets.js';
 
 /**
  * Personal tokens look like `sl_<16 id chars>_<40 secret chars>`. The id finds the row; the secret is kept only as
  * its SHA-256 (a 238-bit random secret needs no slow hash) and compared in constant time.
  */
 const TOKEN_PATTERN = /^sl_([A-Za-z0-9]{16})_([A-Za-z0-9]{40})$/;
-
-function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
 
 /** Makes a token for a person and team; the returned `token` is shown once and never stored. */
 export async function issueToken(
@@ -22,7 +19,7 @@ export async function issueToken(
   now: Date,
 ): Promise<{ token: string; record: TokenRecord }> {
   const secret = randomString(random, 40);
-  const record = await store.tokens.add({ ...input, secretHash: hashSecret(secret) }, now);
+  const record = await store.tokens.add({ ...input, secretHash: sha256(secret) }, now);
   return { token: `sl_${record.id.slice('tok_'.length)}_${secret}`, record };
 }
 
@@ -64,7 +61,7 @@ export async function tokenHolder(
   const match = token === null ? null : TOKEN_PATTERN.exec(token);
   if (!match) throw apiError.invalidToken(token === null ? 'Send Authorization: Bearer <token>.' : undefined);
   const grant = await store.tokens.grant(`tok_${match[1]}`);
-  const given = hashSecret(match[2]!);
+  const given = sha256(match[2]!);
   if (!grant || !timingSafeEqual(grant.secretHash, given)) throw apiError.invalidToken();
   if (grant.revokedAt !== null || (grant.expiresAt !== null && Date.parse(grant.expiresAt) <= now.getTime())) {
     throw apiError.invalidToken();

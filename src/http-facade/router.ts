@@ -40,7 +40,7 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
         res.setHeader('Allow', 'POST');
         throw apiError.methodNotAllowed('Every operation is a POST.');
       }
-      const answer = await callTool(tool, await caller(), req);
+      const answer = await callTool(tool, caller(), req);
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
       sendJson(res, answer.status, answer.body, answer.status >= 400 ? 'application/problem+json' : undefined);
     } catch (error) {

@@ -58,7 +58,8 @@ export function drainable(server: Server): Drain {
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.set(res, req);
     if (draining) res.setHeader('Connection', 'close');
-    res.once('close', ended);
+    // `on`, not `once`: an answer closes once, and once would wrap the handler in a new closure for each one.
+    res.on('close', ended);
   });
 
   /** No answer in flight on it, and nothing read since its last answer (or ever): between requests. */

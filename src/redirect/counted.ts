@@ -10,10 +10,22 @@ import { LruCache } from '../support/lru-cache.js';
  */
 export function countsAsClick(req: IncomingMessage): boolean {
   if (req.method !== 'GET') return false;
-  const purpose = `${req.headers['sec-purpose'] ?? ''} ${req.headers['purpose'] ?? ''} ${req.headers['x-purpose'] ?? ''} ${req.headers['x-moz'] ?? ''}`;
-  if (/prefetch|prerender|preview/i.test(purpose)) return false;
-  const agent = req.headers['user-agent'];
+  const { headers } = req;
+  // A browser's visit sends none of these: each is looked at only when present.
+  if (
+    announcesPrefetch(headers['sec-purpose']) ||
+    announcesPrefetch(headers['purpose']) ||
+    announcesPrefetch(headers['x-purpose']) ||
+    announcesPrefetch(headers['x-moz'])
+  ) {
+    return false;
+  }
+  const agent = headers['user-agent'];
   return agent !== undefined && agent !== '' && !botAgent(agent);
+}
+
+function announcesPrefetch(value: string | string[] | undefined): boolean {
+  return value !== undefined && /prefetch|prerender|preview/i.test(String(value));
 }
 
 // isbot runs one large regular expression; the same few thousand User-Agent strings make most visits, so the

@@ -33,14 +33,17 @@ export class LruCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     const stats = this.options.stats;
-    if (!entry || entry.expiresAt <= this.now()) {
+    // An entry kept until evicted (a redirect's) needs no clock reading; one already newest, no relinking.
+    if (!entry || (entry.expiresAt !== Infinity && entry.expiresAt <= this.now())) {
       if (entry) this.remove(entry);
       if (stats) stats.misses += 1;
       return undefined;
     }
     if (stats) stats.hits += 1;
-    this.unlink(entry);
-    this.pushNewest(entry);
+    if (entry !== this.newest) {
+      this.unlink(entry);
+      this.pushNewest(entry);
+    }
     return entry.value;
   }
 

@@ -91,6 +91,24 @@ describe('the change log', () => {
     b.close();
   });
 
+  it('serves the requests asking in one turn with one look at the file, and one asking after a commit with a new look', async () => {
+    const writer = new LinkChanges(a);
+    const reader = new LinkChanges(b);
+    const heard: Array<string[] | null> = [];
+    reader.subscribe((keys) => heard.push(keys));
+    const change = a.transaction((key: string) => writer.changed(key));
+    change('k1');
+    await nextTask();
+    const first = reader.catchUp();
+    expect(reader.catchUp()).toBe(first);
+    await first;
+    expect(heard).toEqual([['k1']]);
+    change('k2');
+    await nextTask();
+    await reader.catchUp();
+    expect(heard).toEqual([['k1'], ['k2']]);
+  });
+
   it('tells a process too far behind for the kept log that anything may have changed', async () => {
     const writer = new LinkChanges(a, 3);
     const reader = new LinkChanges(b, 3);

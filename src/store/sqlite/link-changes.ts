@@ -52,7 +52,30 @@ export class LinkChanges implements StoreChanges {
     this.listeners.push(listener);
   }
 
-  async catchUp(): Promise<void> {
+  /** The look every request asking since the last one shares (see catchUp); null when none is waiting. */
+  private look: Promise<void> | null = null;
+
+  /**
+   * One look at the file (a read of the WAL index: a system call) serves every request that asks before it is
+   * made: the look waits for the check phase of the event loop, after the poll phase read every request that had
+   * arrived, so each of them was read from its socket before the look, and a commit made before any of them was
+   * sent is seen. A look per request took a fifth of a redirect's sampled time in the bench (about 1% shared).
+   */
+  catchUp(): Promise<void> {
+    return (this.look ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        this.look = null;
+        try {
+          this.readNews();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    ));
+  }
+
+  private readNews(): void {
     if (!this.otherWriters()) return;
     const { newest, keys } = this.readSince(this.seen);
     const behind = newest - this.seen;
