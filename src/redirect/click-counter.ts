@@ -65,7 +65,10 @@ export class ClickCounter {
    */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    const failure = await this.flush();
+    let failure = await this.flush();
+    // A visit answered while that write was under way (one cut off by the drain's timeout) counted after it began:
+    // written too, while writes work. Bounded, in case visits go on counting.
+    for (let round = 0; round < 3 && failure === undefined && this.pending.size > 0; round++) failure = await this.flush();
     if (this.pending.size === 0) return;
     let clicks = 0;
     for (const days of this.pending.values()) for (const n of days.values()) clicks += n;
