@@ -26,7 +26,11 @@ export async function startBalancer(port: number, upstreams: number[]): Promise<
     const forward = request(
       { host: '127.0.0.1', port: upstreams[index], method: req.method, path: req.url, headers: req.headers, agent },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [UPSTREAM_HEADER]: String(index) });
+        // Hop-by-hop headers are the upstream connection's, not the client's (RFC 9110 section 7.6.1): passed on,
+        // the server's `Keep-Alive: timeout=65` had clients keep an idle connection the balancer closes after 5 s,
+        // and a request sent on it as it closed was reset.
+        const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, { ...headers, [UPSTREAM_HEADER]: String(index) });
         answer.pipe(res);
       },
     );
