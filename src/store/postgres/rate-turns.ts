@@ -1,4 +1,5 @@
 import { callEnds, countedEndsSql, type CallEnds, type CallEndsRow, type CallOf, type NewestRead } from '../operations/rate-queries.js';
+import { inTurns } from '../../support/in-turns.js';
 import { rows, type Queryable } from './query.js';
 
 /** What the coalesced takes ask: a key's window ends (countedEnds) and adding a take's calls (addCalls). */
@@ -15,7 +16,7 @@ export interface TakeStatements {
  * connections. A statement alone is sent as before, at once, so a quiet server waits for nothing.
  */
 export function takeTurns(db: Queryable, single: TakeStatements): TakeStatements {
-  const ends = perTurn<{ key: string; nowMs: number }, CallEnds | null>(async (asked) => {
+  const ends = inTurns<{ key: string; nowMs: number }, CallEnds | null>(async (asked) => {
     if (asked.length === 1) return [await single.countedEnds(asked[0]!.key, asked[0]!.nowMs)];
     const found = await rows<CallEndsRow & { i: number }>(
       db,
@@ -28,7 +29,7 @@ export function takeTurns(db: Queryable, single: TakeStatements): TakeStatements
     for (const { i, ...row } of found) answers[i - 1] = callEnds(row);
     return answers;
   });
-  const add = perTurn<{ calls: readonly CallOf[]; read: readonly NewestRead[] }, boolean>(async (asked) => {
+  const add = inTurns<{ calls: readonly CallOf[]; read: readonly NewestRead[] }, boolean>(async (asked) => {
     // Takes that share no key go as one call of rate_events_add, which adds all their calls or none. Two that share
     // one could both add the key's next seq, so a later one goes on its own, as does every take when the joint call
     // adds nothing: one of them met another's calls since it read, and only that one is to read again.
@@ -47,32 +48,4 @@ export function takeTurns(db: Queryable, single: TakeStatements): TakeStatements
     return answers;
   });
   return { countedEnds: (key, nowMs) => ends({ key, nowMs }), addCalls: (calls, read) => add({ calls, read }) };
-}
-
-/**
- * `send` for one argument at a time while none is under way; the arguments that come meanwhile wait and go to
- * `send` together, which answers each in its place.
- */
-function perTurn<A, R>(send: (asked: readonly A[]) => Promise<readonly R[]>): (arg: A) => Promise<R> {
-  let waiting: Array<{ arg: A; resolve(answer: R): void; reject(error: unknown): void }> = [];
-  let busy = false;
-  async function drain(): Promise<void> {
-    busy = true;
-    while (waiting.length > 0) {
-      const turn = waiting;
-      waiting = [];
-      try {
-        const answers = await send(turn.map(({ arg }) => arg));
-        turn.forEach(({ resolve }, i) => resolve(answers[i]!));
-      } catch (error) {
-        for (const { reject } of turn) reject(error);
-      }
-    }
-    busy = false;
-  }
-  return (arg) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ arg, resolve, reject });
-      if (!busy) void drain();
-    });
 }
