@@ -1,6 +1,7 @@
 import autocannon, { type Request, type Result } from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { asLoadGenerator } from './pin.js';
 
 export interface LoadOptions {
   url: string;
@@ -48,7 +49,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
             }),
           },
         ];
-  const result = await autocannon({
+  const result = await asLoadGenerator(() => autocannon({
     url,
     connections,
     pipelining: 1,
@@ -56,7 +57,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     timeout: 10,
     requests,
     warmup: { connections, duration: warmupSeconds },
-  });
+  }));
   return {
     rps: result.requests.average,
     rpsMin: result.requests.min,
@@ -188,7 +189,7 @@ export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
       ? [base]
       : // autocannon hands setupRequest a fresh copy of the request each time: setting its path is enough.
         [{ ...base, setupRequest: (req) => Object.assign(req, { path: path() }) }];
-  const result = await autocannon({
+  const result = await asLoadGenerator(() => autocannon({
     url,
     connections,
     pipelining: 1,
@@ -197,7 +198,7 @@ export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
     requests,
     ...(amount ? { amount } : { warmup: { connections, duration: warmupSeconds } }),
     ...(rate ? { overallRate: rate } : {}),
-  });
+  }));
   const byClass = { '1xx': result['1xx'], '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] };
   const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   return {

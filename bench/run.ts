@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeClients, cpuMicros, getOnce, int, load, loadGet, ms, once, pct, sequential, type GetLoadResult, type Latencies, type LoadResult } from './measure.js';
@@ -11,6 +11,8 @@ import { startPostgres } from '../test/helpers/postgres.js';
 import { benchWorkers } from './workers.js';
 import { benchObservability } from './observability.js';
 import { benchCopy } from './copy.js';
+import { pinningText, pinServer } from './pin.js';
+import { PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
@@ -26,6 +28,8 @@ import { benchCopy } from './copy.js';
  * (200,000 codes for a run wider than the 100,000-entry cache; 0 skips it), BENCH_REDIRECT_RUNS (codes,hot,wide),
  * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  * postgres: BENCH_PEOPLE (100), the people calling getLink at once with a token each, on SQLite and PostgreSQL.
+ * Each server under load has a core of its own, autocannon another (bench/pin.ts; BENCH_PIN=0 turns it off); the
+ * redirect section ends with paired rounds of ours and bare in turn (bench/paired.ts; BENCH_PAIRED_ROUNDS, 5).
  */
 const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
@@ -46,14 +50,22 @@ interface Started {
 
 type ServerName = 'ours' | 'bare-node' | 'bare-express' | 'bare-redirect';
 
-async function start(name: ServerName, env: Record<string, string> = {}, options: { profileOnRequest?: boolean } = {}): Promise<Started> {
+async function start(
+  name: ServerName,
+  env: Record<string, string> = {},
+  options: { profileOnRequest?: boolean; /** A descriptor for the server's standard output (its log lines). */ stdout?: number } = {},
+): Promise<Started> {
   const script = fileURLToPath(new URL(`./servers/${name}.js`, import.meta.url));
   const prefix = `${String(++startedCount).padStart(2, '0')}-${section}-${name}`;
   const profileName = `${prefix}.cpuprofile`;
   const onRequest = Boolean(cpuProfDir && options.profileOnRequest);
   if (onRequest) env = { ...env, BENCH_PROFILE_ON_REQUEST: '1' };
   const execArgv = cpuProfDir && !onRequest ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${profileName}`] : [];
-  const child: ChildProcess = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: 'inherit' });
+  // BENCH_OURS_NODE_ARGS: node flags for our server only (--trace-gc, --perf-basic-prof for `perf record`).
+  if (name === 'ours' && process.env.BENCH_OURS_NODE_ARGS) execArgv.push(...process.env.BENCH_OURS_NODE_ARGS.split(' '));
+  const stdio = options.stdout === undefined ? 'inherit' : (['inherit', options.stdout, 'inherit', 'ipc'] as const);
+  const child: ChildProcess = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: stdio as 'inherit' });
+  pinServer(child.pid!);
   const ready = await new Promise<Started['ready']>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Started['ready']));
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
@@ -163,17 +175,37 @@ if (only.has('mcp')) {
 
 if (only.has('getLink')) {
   section = 'getLink';
-  console.log('\ngetLink over HTTP (50 connections, 2 s warm-up + 8 s)');
+  console.log(`\ngetLink over HTTP (50 connections, 2 s warm-up + 8 s; ${pinningText()})`);
   const body = (ready: Started['ready']) => JSON.stringify({ code: ready.code });
   const ours = await loadServer('ours', 'ours', '/v1/getLink', body);
   const express = await loadServer('express', 'bare-express', '/v1/getLink', body);
   const node = await loadServer('node', 'bare-node', '/v1/getLink', () => JSON.stringify({ code: 'AbCdEf1' }));
+  // In turn with bare node, at the default log level (a line a request), as the service runs.
+  const level = process.env.LOG_LEVEL ?? 'info';
+  // Its lines go to a file, as a log collector's would (and not into the bench's own output).
+  const logFile = join(mkdtempSync(join(tmpdir(), 'shortlinks-bench-log-')), 'ours.log');
+  const logFd = openSync(logFile, 'w');
+  const [oursAtLevel, bareNode] = [await start('ours', { LOG_LEVEL: level }, { stdout: logFd }), await start('bare-node')];
+  let paired: Paired | null = null;
+  try {
+    paired = await pairedRounds(oursAtLevel, bareNode, [`at ${level}`], async (server) => {
+      const { url, token, code = 'AbCdEf1' } = server.ready;
+      const before = cpuMicros(server.pid);
+      const r = await load({ url, path: '/v1/getLink', headers: auth(token), body: JSON.stringify({ code }), seconds: PAIRED_SECONDS, warmupSeconds: 1 });
+      return (cpuMicros(server.pid) - before) / (r.total + r.warmupTotal);
+    });
+  } finally {
+    await Promise.all([oursAtLevel.stop(), bareNode.stop()]);
+    closeSync(logFd);
+    rmSync(join(logFile, '..'), { recursive: true, force: true });
+  }
   summary.push(
     `getLink    ours ${int(ours.rps)} req/s p99 ${ours.p99} ms | express ${int(express.rps)} | node ${int(node.rps)} | ` +
       `ours/express ${pct(ours.rps, express.rps)} (target ≥70%) | ours/node ${pct(ours.rps, node.rps)} (target ≥25%)`,
     `           server CPU per request: ours ${ours.cpuPerRequest.toFixed(0)} µs | express ${express.cpuPerRequest.toFixed(0)} | ` +
       `node ${node.cpuPerRequest.toFixed(0)} | node/ours ${pct(node.cpuPerRequest, ours.cpuPerRequest)}: ` +
       'the throughput ratio if the server, not autocannon, were the limit',
+    ...(paired ? [`           paired (ours at LOG_LEVEL=${level}, bare node): ${paired.text}`] : []),
   );
 }
 
@@ -239,11 +271,11 @@ if (only.has('redirect')) {
   };
   type Measured = GetLoadResult & { rss: number; cpuPerRequest: number };
   /** Loads a server; the CPU it spent, over every answer it gave (warm-up and run), is its cost per request. */
-  const measure = async (server: Started, key: string, path: string | (() => string)): Promise<Measured> => {
+  const measure = async (server: Started, key: string, path: string | (() => string), timing: { seconds?: number; warmupSeconds?: number } = {}): Promise<Measured> => {
     let cpu = 0;
     const r = await server.profiled(key, async () => {
       const before = cpuMicros(server.pid);
-      const result = await loadGet({ url: server.ready.url, path, headers });
+      const result = await loadGet({ url: server.ready.url, path, headers, ...timing });
       cpu = cpuMicros(server.pid) - before;
       return result;
     });
@@ -264,7 +296,7 @@ if (only.has('redirect')) {
     `\nredirect GET /<code> (50 connections, pipelining 1, 2 s warm-up + 8 s each, GET with a browser User-Agent so clicks are counted; ` +
       `ours at LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'} with metrics on; ` +
       `302 is the expected answer; server CPU = the child's user+system time over every answer incl. warm-up; MB = 10^6 bytes)` +
-      `\n  load average ${load1()} on ${availableParallelism()} CPUs (autocannon runs in this process, on the same CPUs)`,
+      `\n  load average ${load1()} on ${availableParallelism()} CPUs (autocannon runs in this process; ${pinningText()})`,
   );
   const ours = await start(
     'ours',
@@ -285,6 +317,7 @@ if (only.has('redirect')) {
   let clicks = NaN;
   let rssBefore = NaN;
   let fillAnswered = 0;
+  let paired: Paired | null = null;
   try {
     const many = ours.ready.many!;
     const index = {
@@ -332,6 +365,16 @@ if (only.has('redirect')) {
       await run('hot-full', 'ours, one hot code, cache full', `/${hot}`);
     }
     console.log(`  ours peak RSS (VmHWM) ${mb(peak)}; load average ${load1()}`);
+    const bare = await start('bare-redirect');
+    try {
+      const pathOf = (kind: string) => (kind === 'hot' ? `/${hot}` : drawFrom(sample));
+      const timing = { seconds: PAIRED_SECONDS, warmupSeconds: 1 };
+      paired = await pairedRounds(ours, bare, ['hot', `${int(sample.length / 1000)}k codes`], async (server, kind, round) =>
+        (await measure(server, `paired-${kind}-${round}`, pathOf(kind), timing)).cpuPerRequest,
+      );
+    } finally {
+      await bare.stop();
+    }
     // The clicks reached the database: the counter flushes every second.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const { default: Database } = await import('better-sqlite3');
@@ -382,6 +425,7 @@ if (only.has('redirect')) {
       `${hotFull?.cpuPerRequest.toFixed(0) ?? '—'} (hot, cache full) | bare ${bareResults.codes?.cpuPerRequest.toFixed(0) ?? '—'} µs | ` +
       `bare/ours ${cpuRatio(codesRun, bareResults.codes)} (${int(sample.length / 1000)}k codes), ${cpuRatio(hotRun, bareResults.hot)} (hot), ` +
       `${cpuRatio(hotFull, bareResults.hot)} (hot, cache full): the throughput ratio if the server, not autocannon, were the limit`,
+    ...(paired ? [`           paired: ${paired.text}`] : []),
   );
 }
 
