@@ -119,9 +119,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     requestId: requestIdOf(fromTrustedProxy(trustedProxies)),
     servedBy,
   });
-  const server = createServer(serverTimeouts(config), listener);
+  const server = createServer(serverTimeouts(config));
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  const connections = drainable(server);
+  const connections = drainable(server, listener);
 
   let metricsAddress: string | null = null;
   return {

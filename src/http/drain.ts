@@ -33,18 +33,24 @@ export interface Drain {
  *
  * A GET answered with an event stream (an MCP session's listening stream) carries no answer to wait for and would
  * only hold the process until the deadline: it is ended at once, and its client opens it again elsewhere.
+ *
+ * It installs the server's request listener: each request is followed, then handed to `listener`.
  */
-export function drainable(server: Server): Drain {
-  const inFlight = new Map<ServerResponse, IncomingMessage>();
+/** Each connection's bytes read when its last answer ended: more since is a request arriving. */
+const ANSWERED_AT = Symbol('bytes read when the last answer ended');
+type Tracked = Socket & { [ANSWERED_AT]?: number };
+
+export function drainable(server: Server, listener: (req: IncomingMessage, res: ServerResponse) => void): Drain {
+  const inFlight = new Set<ServerResponse>();
   const connections = new Set<Socket>();
-  /** Each connection's bytes read when its last answer ended: more since is a request arriving. */
-  const answeredAt = new WeakMap<Socket, number>();
   let draining = false;
 
-  // One handler for every answer and connection (no closure each: this runs for every redirect too).
+  // One handler for every answer and connection (no closure each: this runs for every redirect too). The bytes read
+  // are kept on the socket itself rather than in a WeakMap, whose entries cost every answer a hash and the collector
+  // an ephemeron each.
   function ended(this: ServerResponse): void {
-    const socket = inFlight.get(this)?.socket;
-    if (socket) answeredAt.set(socket, socket.bytesRead);
+    const socket: Tracked = this.req.socket;
+    socket[ANSWERED_AT] = socket.bytesRead;
     inFlight.delete(this);
   }
   function gone(this: Socket): void {
@@ -55,16 +61,19 @@ export function drainable(server: Server): Drain {
     connections.add(socket);
     socket.once('close', gone);
   });
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight.set(res, req);
+  // The server's one request listener, which follows each request and hands it on: a second listener beside the
+  // service's would make every emit copy the listener list.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
     // `on`, not `once`: an answer closes once, and once would wrap the handler in a new closure for each one.
     res.on('close', ended);
+    listener(req, res);
   });
 
   /** No answer in flight on it, and nothing read since its last answer (or ever): between requests. */
-  function isIdle(socket: Socket, busy: Set<Socket>): boolean {
-    return !busy.has(socket) && socket.bytesRead === (answeredAt.get(socket) ?? 0);
+  function isIdle(socket: Tracked, busy: Set<Socket>): boolean {
+    return !busy.has(socket) && socket.bytesRead === (socket[ANSWERED_AT] ?? 0);
   }
 
   return {
@@ -74,15 +83,15 @@ export function drainable(server: Server): Drain {
       // closes the idle connections first (see above); its timer for the headers and request timeouts, which it
       // would stop too, keeps watching slow clients while closing (it holds no process open).
       const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
-      for (const [res, req] of inFlight) {
+      for (const res of inFlight) {
         if (!res.headersSent) res.setHeader('Connection', 'close');
-        if (isListeningStream(req, res)) res.end();
+        if (isListeningStream(res.req, res)) res.end();
       }
       const idleSince = new Map<Socket, number>();
       const closeIdle = () => {
         const now = performance.now();
         const busy = new Set<Socket>();
-        for (const req of inFlight.values()) busy.add(req.socket);
+        for (const res of inFlight) busy.add(res.req.socket);
         for (const socket of connections) {
           if (!isIdle(socket, busy)) idleSince.delete(socket);
           else if (!idleSince.has(socket)) idleSince.set(socket, now);

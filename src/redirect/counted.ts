@@ -21,7 +21,7 @@ export function countsAsClick(req: IncomingMessage): boolean {
     return false;
   }
   const agent = headers['user-agent'];
-  return agent !== undefined && agent !== '' && !botAgent(agent);
+  return agent !== undefined && agent !== '' && !botAgent(agent, req.socket);
 }
 
 function announcesPrefetch(value: string | string[] | undefined): boolean {
@@ -32,8 +32,20 @@ function announcesPrefetch(value: string | string[] | undefined): boolean {
 // verdicts are remembered.
 const verdicts = new LruCache<boolean>(10_000, { stats: cacheStats('bot-verdicts') });
 
-function botAgent(agent: string): boolean {
+/** The User-Agent of a connection's last visit and its verdict, kept on the connection (a socket) itself. */
+const LAST_AGENT = Symbol('last User-Agent');
+const LAST_VERDICT = Symbol('last verdict');
+type Remembering = object & { [LAST_AGENT]?: string; [LAST_VERDICT]?: boolean };
+
+/**
+ * The visits on one kept-alive connection come from one browser, with one User-Agent: comparing it with the last
+ * one costs less than hashing its hundred-odd characters for the lookup below (2% of a redirect's CPU in a profile).
+ */
+function botAgent(agent: string, connection: Remembering): boolean {
+  if (connection[LAST_AGENT] === agent) return connection[LAST_VERDICT]!;
   let bot = verdicts.get(agent);
   if (bot === undefined) verdicts.set(agent, (bot = isbot(agent)));
+  connection[LAST_AGENT] = agent;
+  connection[LAST_VERDICT] = bot;
   return bot;
 }
