@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowFirst } from './test/global-setup/slow-first.js';
 
 /**
  * The test projects, by what a test needs (docs/contributing.md says which to run when):
@@ -74,6 +75,8 @@ export default defineConfig({
     // Twice the CPUs of a small CI machine: most tests wait on the processes, sockets, browsers and PostgreSQL they
     // start rather than compute, and at the default (one worker per CPU) CPUs idled (2 CPUs: 345 s against 450).
     maxWorkers: 4,
+    // The slowest files first, across projects (test/global-setup/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
     projects: [
       {
         extends: true,
