@@ -25,6 +25,7 @@ const SQLITE_FILE_TESTS = [
   'test/e2e/crash.test.ts',
   'test/e2e/disk-full.test.ts',
   'test/e2e/hardening.test.ts',
+  'test/e2e/npm-start.test.ts',
   'test/e2e/oauth-client-names.test.ts',
   'test/e2e/oauth.test.ts',
   'test/e2e/oversized-bodies.test.ts',
@@ -43,6 +44,7 @@ const POSTGRES_TESTS = 'test/**/postgres-*.test.ts';
  */
 const ON_BOTH_STORES = [
   'test/mcp/tool-calls.test.ts',
+  'test/mcp/no-team.test.ts',
   'test/rate-limits/document-fetches.test.ts',
   'test/rate-limits/sliding-window.test.ts',
   'test/rate-limits/slowdown.test.ts',

@@ -65,6 +65,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const observer = createObserver(config, options.logger);
   const store = observer.store(options.store ?? (await openStore(config, options.random ?? cryptoRandom)));
   const cursorSecret = await store.settings.cursorSecret();
+  // The operator CLI prints addresses with it when its own environment sets no PUBLIC_URL.
+  await store.settings.recordPublicUrl(config.publicUrl);
   const clock = options.clock ?? systemClock;
   // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
   const resolveHost = dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });

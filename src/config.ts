@@ -51,6 +51,8 @@ export interface Config {
   host: string | undefined;
   /** The service's own address, no trailing slash: `https://links.example.com`. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set; if not, the operator CLI prefers the one the server recorded as it started. */
+  publicUrlGiven: boolean;
   /** Absolute: a relative DATABASE_PATH is taken from the installation (the folder of package.json), never the current folder. */
   databasePath: string;
   /** A postgres:// URL: the PostgreSQL store instead of the SQLite file. It may hold a password: never print it. */
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     // Without PUBLIC_URL the service is reached where it listens, so PORT alone moves /mcp and the short links too.
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrlGiven: e.PUBLIC_URL !== undefined,
     databasePath: isAbsolute(e.DATABASE_PATH) ? e.DATABASE_PATH : resolve(packageRoot, e.DATABASE_PATH),
     databaseUrl: e.DATABASE_URL,
     allowedOrigins: list(e.ALLOWED_ORIGINS),

@@ -19,17 +19,23 @@ export interface NewPasswordLink {
   expiresAt: Date;
 }
 
+/** A fresh one-time token (set-password and sign-up links): 256 random bits, and the SHA-256 kept of it. */
+export function oneTimeToken(): { token: string; tokenHash: Buffer } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: sha256(token) };
+}
+
 /** A fresh link for `publicUrl`, working for 24 hours from `now`. */
 export function newPasswordLink(publicUrl: string, now: Date): NewPasswordLink {
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = oneTimeToken();
   return {
     url: `${publicUrl}${SET_PASSWORD_PATH}/${token}`,
-    tokenHash: sha256(token),
+    tokenHash,
     expiresAt: new Date(now.getTime() + PASSWORD_LINK_HOURS * 3_600_000),
   };
 }
 
-/** The stored form of a token; null for anything that cannot be one of ours (so it is never looked up). */
+/** The stored form of a one-time token; null for anything that cannot be one of ours (so it is never looked up). */
 export function passwordLinkHashOrNull(token: string): Buffer | null {
   return TOKEN.test(token) ? sha256(token) : null;
 }

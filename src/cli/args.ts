@@ -25,3 +25,13 @@ export function single(args: Args, what: string): string {
   if (value === undefined) throw usageError(`missing ${what}`);
   return value;
 }
+
+/** The string flags among `flags` that were given, by flag: what a `set` command changes (limits, settings). */
+export function givenStrings<F extends string>(args: Args, flags: readonly F[]): Partial<Record<F, string>> {
+  return Object.fromEntries(
+    flags.flatMap((flag) => {
+      const value = args.values[flag];
+      return typeof value === 'string' ? [[flag, value]] : [];
+    }),
+  ) as Partial<Record<F, string>>;
+}

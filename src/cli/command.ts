@@ -45,3 +45,10 @@ export function defineCommand<R extends object>(
     },
   };
 }
+
+/** A record as lines of `key: value`: how `limits show` and `settings show` print what is in force. */
+export function keyValueLines(record: object): string {
+  return Object.entries(record)
+    .map(([key, value]) => `${key}: ${String(value)}`)
+    .join('\n');
+}

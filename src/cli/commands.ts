@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Command, StandaloneCommand } from './command.js';
 import { LIMIT_FLAGS, type LimitFlag } from '../operator/limit-flags.js';
+import { SETTING_FLAGS, type SettingFlag } from '../operator/setting-flags.js';
 
 /**
  * Every flag of every command, for one strict parseArgs pass; which command takes which is checked afterwards
@@ -19,6 +20,8 @@ export const OPTIONS = {
   limited: { type: 'boolean' },
   // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
   ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<LimitFlag, { type: 'string' }>),
+  preset: { type: 'string' },
+  ...(Object.fromEntries(Object.keys(SETTING_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<SettingFlag, { type: 'string' }>),
   // A postgres:// URL, which may hold a password: never printed back, not even in an error.
   to: { type: 'string' },
   json: { type: 'boolean' },
@@ -43,6 +46,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { flags: [], positionals: [] },
   'person add': { flags: ['email', 'password', 'agree-terms'], positionals: [], load: async () => (await import('./person.js')).personAdd },
   'person reset': { flags: ['email'], positionals: [], load: async () => (await import('./person.js')).personReset },
+  'person invite': { flags: ['email'], positionals: [], load: async () => (await import('./person.js')).personInvite },
   'person admin': { flags: ['email', 'off'], positionals: [], load: async () => (await import('./person.js')).personAdmin },
   'team add': { flags: ['name', 'owner'], positionals: [], load: async () => (await import('./team.js')).teamAdd },
   'member add': { flags: ['team', 'email'], positionals: [], load: async () => (await import('./member.js')).memberAdd },
@@ -63,7 +67,9 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block remove': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockRemove },
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
-  'limits set': { flags: Object.keys(LIMIT_FLAGS), positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  'limits set': { flags: ['preset', ...Object.keys(LIMIT_FLAGS)], positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  'settings show': { flags: [], positionals: [], load: async () => (await import('./settings.js')).settingsShow },
+  'settings set': { flags: Object.keys(SETTING_FLAGS), positionals: [], load: async () => (await import('./settings.js')).settingsSet },
   backup: { flags: [], positionals: ['FILE'], loadStandalone: async () => (await import('./backup.js')).backup },
   'copy-database': {
     flags: ['to'],
@@ -81,6 +87,8 @@ export const USAGE = `Usage: shortlinks <command> [--json]
                                                  where the person sets their password
   person reset --email E                         a fresh set-password link; the old password, earlier
                                                  links and the person's web sessions end
+  person invite --email E                        prints a sign-up link for the email (one use, 7 days): it
+                                                 makes the account while sign-up is invite only
   person admin --email E [--off]                 makes the person an operator of the web app's moderation
                                                  pages (/admin); --off: no longer one
   team add --name N --owner E                    the owner becomes the team's first member
@@ -96,9 +104,16 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   block add|remove DOMAIN                        blocks the domain and its subdomains for new destinations
   block list
   limits show
-  limits set [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
+  limits set [--preset private] [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
              [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
+                                                 --preset private lifts every creation and change limit
+                                                 (the calls a minute stay); flags given with it win
+  settings show                                  the service settings in force
+  settings set --signup open|invite|closed       who may make an account: anyone; only an email a team or
+                                                 person invite invited; no one (person add makes accounts)
+  settings set --destinations public|private    where links may point: public https sites only; also http,
+                                                 IP addresses and intranet names (http://wiki/)
   backup FILE                                    a consistent copy of the SQLite database, also while the
                                                  server runs, checked with PRAGMA integrity_check; FILE must
                                                  not exist. Restore: start the server with DATABASE_PATH=FILE.
@@ -114,7 +129,8 @@ export const USAGE = `Usage: shortlinks <command> [--json]
 Commands work on DATABASE_PATH (default data/shortlinks.db; a relative path is taken from the installation's
 folder, not the current one), also while the server runs; the server applies every change on its next request.
 Every command names the database it used ("database: <path>", or "created a new database at <path>" when there
-was none): in its output, or on stderr with --json. Links it prints start with PUBLIC_URL (default
-http://localhost:PORT). Exit status: 0 done, 1 refused (unknown email, team, token or code; a duplicate), 2 bad
-command line. Errors are one line on stderr, starting "shortlinks: ".
+was none): in its output, or on stderr with --json. Links it prints start with PUBLIC_URL; without it, with
+the address the server last started with (kept in the database), else http://localhost:PORT. Exit status: 0
+done, 1 refused (unknown email, team, token or code; a duplicate), 2 bad command line. Errors are one line on
+stderr, starting "shortlinks: ".
 `;

@@ -1,19 +1,16 @@
-import type { Limits } from '../domain/limits.js';
 import { LIMIT_FLAGS, type LimitFlag } from '../operator/limit-flags.js';
 import { setLimits, showLimits } from '../operator/limits.js';
-import { defineCommand } from './command.js';
-
-const text = (limits: Limits) =>
-  (Object.keys(limits) as Array<keyof Limits>).map((key) => `${key}: ${limits[key]}`).join('\n');
+import { givenStrings } from './args.js';
+import { defineCommand, keyValueLines } from './command.js';
 
 /** `limits show`: the limits in force. */
-export const limitsShow = defineCommand((_args, store) => showLimits(store), text);
+export const limitsShow = defineCommand((_args, store) => showLimits(store), keyValueLines);
 
-/** `limits set [--team-links N] ...`: the given limits, all of them or (when any value is bad) none. */
+/**
+ * `limits set [--preset private] [--team-links N] ...`: the given limits, all of them or (when any value is bad) none;
+ * a flag wins over the preset's value.
+ */
 export const limitsSet = defineCommand((args, store) => {
-  const given = (Object.keys(LIMIT_FLAGS) as LimitFlag[]).flatMap((flag) => {
-    const value = args.values[flag];
-    return typeof value === 'string' ? [[flag, value] as const] : [];
-  });
-  return setLimits(store, Object.fromEntries(given));
-}, text);
+  const preset = args.values.preset;
+  return setLimits(store, givenStrings(args, Object.keys(LIMIT_FLAGS) as LimitFlag[]), typeof preset === 'string' ? preset : undefined);
+}, keyValueLines);

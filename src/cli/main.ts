@@ -50,7 +50,9 @@ async function runWithStore(load: () => Promise<Command>, args: Args): Promise<D
   const where = whereOf(config);
   const store = await openStore(config);
   try {
-    return { ...(await command.execute(args, store, { publicUrl: config.publicUrl })), where };
+    // Without PUBLIC_URL of its own, the CLI prints the address the server said it serves, not localhost's.
+    const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await store.settings.publicUrl()) ?? config.publicUrl);
+    return { ...(await command.execute(args, store, { publicUrl })), where };
   } catch (error) {
     // "no person has the email ..." most often means the wrong database: the one error line says which it was.
     if (error instanceof CliError && error.exitCode === 1) throw new CliError(`${error.message} (${where})`, 1);

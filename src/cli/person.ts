@@ -1,5 +1,6 @@
 import { PASSWORD_LINK_HOURS } from '../auth/password-link.js';
-import { addPerson, resetPerson, setOperator, type SetPasswordLink } from '../operator/people.js';
+import { SIGNUP_LINK_DAYS } from '../auth/signup-link.js';
+import { addPerson, invitePerson, resetPerson, setOperator, type SetPasswordLink } from '../operator/people.js';
 import { optional, required } from './args.js';
 import { defineCommand } from './command.js';
 
@@ -38,6 +39,19 @@ export const personReset = defineCommand(
         `ended ${person.sessionsEnded} web session${person.sessionsEnded === 1 ? '' : 's'}`,
       linkText(person),
     ].join('\n'),
+);
+
+/** `person invite --email E`: a sign-up link for the email (one use, a week), which works while sign-up is not closed. */
+export const personInvite = defineCommand(
+  (args, store, { publicUrl }) => invitePerson(store, required(args, 'email'), publicUrl, new Date()),
+  (invitation) =>
+    [
+      `${invitation.email} makes their account at this link (one use, within ${SIGNUP_LINK_DAYS} days, until ${invitation.signupExpiresAt}):`,
+      invitation.signupUrl,
+      invitation.signup === 'open' ? 'sign-up is open: anyone may make an account without a link (settings set --signup invite)' : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
 );
 
 /** `person admin --email E [--off]`: makes the person an operator of the web app's pages (/admin), or no longer one. */

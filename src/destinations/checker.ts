@@ -1,4 +1,4 @@
-import { checkAddress, checkHostPolicy, normalizeDomain, type CheckedDestination } from '../domain/destination.js';
+import { checkAddress, checkHostPolicy, hostKeyOf, type CheckedDestination } from '../domain/destination.js';
 import { loadShortenerList } from '../domain/shorteners.js';
 import type { SettingsStore } from '../store/ports.js';
 
@@ -18,7 +18,10 @@ export interface NetworkCheck {
 /**
  * The six rules in the spec's order: 1 and 2 (https, length) and the literal part of 3 from the address alone;
  * then the rest of 3 (`privateNetwork`: what the host name resolves to); 4 and 5 (shorteners, blocklist); 6
- * (`unsafeSites`: third-party lists). A network check left out is skipped.
+ * (`unsafeSites`: third-party lists). A network check left out is skipped. The operator's destinations mode is
+ * read on every check (the settings cache, dropped when any process changes it): `private` takes http and private
+ * hosts in rules 1 and 3 and makes no DNS look-up, which would refuse the very names the mode is for, and those
+ * only the intranet's own resolvers know.
  */
 export function destinationChecker(options: {
   publicUrl: string;
@@ -26,13 +29,15 @@ export function destinationChecker(options: {
   privateNetwork?: NetworkCheck;
   unsafeSites?: NetworkCheck;
 }): DestinationChecker {
-  const ownHost = normalizeDomain(new URL(options.publicUrl).hostname);
+  // An IP address too: in private mode the service's own address, as PUBLIC_URL has it, is a destination to refuse.
+  const ownHost = hostKeyOf(new URL(options.publicUrl));
   const ownHosts: ReadonlySet<string> = new Set(ownHost ? [ownHost] : []);
   const shorteners = loadShortenerList();
   return {
     async check(destination, field) {
-      const checked = checkAddress(destination, field);
-      await options.privateNetwork?.check(checked, field);
+      const { destinations: mode } = await options.settings.serviceSettings();
+      const checked = checkAddress(destination, field, mode);
+      if (mode === 'public') await options.privateNetwork?.check(checked, field);
       checkHostPolicy(checked, { ownHosts, shorteners, blocked: await options.settings.blockedDomains() }, field);
       await options.unsafeSites?.check(checked, field);
       return checked;

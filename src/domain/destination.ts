@@ -1,9 +1,11 @@
 /**
  * The synchronous destination rules (spec, "Destination rules" 1 to 5). Rule 6, the third-party unsafe-site lists,
  * and the DNS look-up that catches names resolving to private addresses, need the network and live elsewhere.
+ * The operator's `private` destinations mode lifts rule 3 and lets rule 1 take `http:` too (the go-link use).
  */
 import { domainToASCII } from 'node:url';
 import { apiError } from '../errors.js';
+import type { DestinationMode } from './service-settings.js';
 import { MAX_DESTINATION_LENGTH, MAX_DESTINATION_LENGTH_TEXT } from '../shared/field-lengths.js';
 
 /** Kept in shared/ (the error table's sentences write it too), exported with the rule that checks it. */
@@ -35,6 +37,7 @@ const DETAIL = {
   spaces: 'The destination must not start or end with spaces.',
   notUrl: 'The destination is not a valid web address.',
   notHttps: 'The destination must be an https address.',
+  notWeb: 'The destination must be an http or https address.',
   noHost: 'The destination has no host name.',
   badHost: 'The host of the destination is not a valid domain name.',
   ipAddress: 'The destination must use a domain name, not an IP address.',
@@ -114,16 +117,27 @@ export function isPrivateHostName(host: string): boolean {
  * `field` (`links[3].destination` in createLinks) naming the first rule that fails:
  * invalid_destination, private_destination, shortener_destination, blocked_destination.
  */
-export function checkDestination(raw: string, policy: DestinationPolicy, field = 'destination'): CheckedDestination {
-  const checked = checkAddress(raw, field);
+export function checkDestination(raw: string, policy: DestinationPolicy, field = 'destination', mode: DestinationMode = 'public'): CheckedDestination {
+  const checked = checkAddress(raw, field, mode);
   checkHostPolicy(checked, policy, field);
   return checked;
 }
 
-/** Rules 1, 2 and the literal part of 3: a well-formed https address whose host is a public name. */
-export function checkAddress(raw: string, field = 'destination'): CheckedDestination {
-  const url = parseHttpsAddress(raw, field);
-  return { url, host: publicHostOf(url, field) };
+/**
+ * Rules 1, 2 and the literal part of 3: a well-formed https address whose host is a public name. In `private`
+ * mode, a well-formed http or https address whose host is any valid name or IP address.
+ */
+export function checkAddress(raw: string, field = 'destination', mode: DestinationMode = 'public'): CheckedDestination {
+  const url = parseWebAddress(raw, field, mode === 'private' ? PRIVATE_SCHEMES : PUBLIC_SCHEMES);
+  return { url, host: mode === 'private' ? anyHostOf(url, field) : publicHostOf(url, field) };
+}
+
+/**
+ * The host of an address as every comparison takes it: an IP address as the WHATWG parser serialized it
+ * ("10.0.0.1", "[::1]"), a name normalized; null when the host is neither.
+ */
+export function hostKeyOf(url: URL): string | null {
+  return isIpLiteral(url.hostname) ? url.hostname : normalizeDomain(url.hostname);
 }
 
 /** Rules 4 and 5: not this service or another shortener, not blocked by the operator. */
@@ -133,8 +147,16 @@ export function checkHostPolicy({ host }: CheckedDestination, policy: Destinatio
   if (matchesDomain(host, policy.blocked)) throw apiError.blockedDestination(DETAIL.blocked, field);
 }
 
-/** Rules 1 and 2 (invalid_destination): a well-formed https address of at most 2,048 characters, no credentials. */
-function parseHttpsAddress(raw: string, field: string): URL {
+/** The schemes rule 1 takes, and the sentence that refuses any other. */
+interface Schemes {
+  allowed: ReadonlySet<string>;
+  refusal: string;
+}
+const PUBLIC_SCHEMES: Schemes = { allowed: new Set(['https:']), refusal: DETAIL.notHttps };
+const PRIVATE_SCHEMES: Schemes = { allowed: new Set(['https:', 'http:']), refusal: DETAIL.notWeb };
+
+/** Rules 1 and 2 (invalid_destination): a well-formed address of at most 2,048 characters, no credentials. */
+function parseWebAddress(raw: string, field: string, schemes: Schemes): URL {
   const invalid = (detail: string) => apiError.invalidDestination(detail, field);
   // Length first, so a huge string is never handed to the parser.
   if (raw.length > MAX_DESTINATION_LENGTH) throw invalid(DETAIL.tooLong);
@@ -148,7 +170,7 @@ function parseHttpsAddress(raw: string, field: string): URL {
   } catch {
     throw invalid(DETAIL.notUrl);
   }
-  if (url.protocol !== 'https:') throw invalid(DETAIL.notHttps);
+  if (!schemes.allowed.has(url.protocol)) throw invalid(schemes.refusal);
   // "https://google.com@evil.example" goes to evil.example: a phishing trick, never needed for a public page.
   if (hasUserinfo(url, raw)) throw invalid(DETAIL.userinfo);
   if (url.hostname.replace(/\.$/, '') === '') throw invalid(DETAIL.noHost);
@@ -160,7 +182,8 @@ function parseHttpsAddress(raw: string, field: string): URL {
 /**
  * True when the address carries userinfo, even an empty one ("https://@x.com", "https://:@x.com"), which the
  * parser drops from `username`/`password` without a trace. The raw string has no whitespace or control characters
- * here, and its scheme is https, so its authority runs from after "https:" and any slashes to the first / \ ? #.
+ * here, and its scheme is http or https, so its authority runs from after the ":" and any slashes to the first
+ * / \ ? #.
  */
 function hasUserinfo(url: URL, raw: string): boolean {
   if (url.username !== '' || url.password !== '') return true;
@@ -172,11 +195,22 @@ function hasUserinfo(url: URL, raw: string): boolean {
 function publicHostOf(url: URL, field: string): string {
   // Every IP literal is refused, public ones too (spec: "not an IP address"). Checked before the host-name shape:
   // the two sets do not overlap, so the order between them changes no answer, only which check is reached first.
-  if (url.hostname.startsWith('[') || DOTTED_QUAD.test(url.hostname)) {
+  if (isIpLiteral(url.hostname)) {
     throw apiError.privateDestination(DETAIL.ipAddress, field);
   }
   const host = normalizeDomain(url.hostname);
   if (host === null) throw apiError.invalidDestination(DETAIL.badHost, field);
   if (isPrivateHostName(host)) throw apiError.privateDestination(DETAIL.privateName, field);
   return host;
+}
+
+/** The private mode's rule 3: none. The host must still be a valid name (any, single labels too) or an IP address. */
+function anyHostOf(url: URL, field: string): string {
+  const host = hostKeyOf(url);
+  if (host === null) throw apiError.invalidDestination(DETAIL.badHost, field);
+  return host;
+}
+
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') || DOTTED_QUAD.test(hostname);
 }

@@ -41,6 +41,17 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   teamsPerHour: 10,
 });
 
+/**
+ * The highest value the operator may give a limit, and the one `limits set --preset private` gives: no limit in
+ * practice, so what tells people the limits (tool descriptions, the team's count of links) leaves it out.
+ */
+export const LIFTED_LIMIT = 1_000_000_000;
+
+/** Whether the operator lifted a limit. */
+export function isLifted(limit: number): boolean {
+  return limit >= LIFTED_LIMIT;
+}
+
 /** The most links one createLinks call makes: the spec's, not the operator's. */
 export const MAX_LINKS_PER_CALL = 50;
 
@@ -70,22 +81,34 @@ export function checkCreationLimits(counts: CreationCounts, teamCreatedAt: Date,
     throw apiError.teamFull(`The team already holds ${count(limits.maxLinksPerTeam, 'link')}; delete one to make room.`);
   }
   if (counts.lastHour.count >= limits.perHour) {
-    throw limitReached(`The team made ${count(limits.perHour, 'link')} in the last hour.`, counts.lastHour, HOUR_MS, now);
+    const detail = `The team made ${count(limits.perHour, 'link')} in the last hour. ${operators('new links per team per hour')}`;
+    throw limitReached(detail, counts.lastHour, HOUR_MS, now);
   }
   const firstWeek = now.getTime() - teamCreatedAt.getTime() < WEEK_MS;
   const perDay = firstWeek ? Math.min(limits.firstWeekPerDay, limits.perDay) : limits.perDay;
   if (counts.lastDay.count >= perDay) {
-    const why = firstWeek ? ' (a team in its first week)' : '';
-    throw limitReached(`The team made ${count(perDay, 'link')} in the last day${why}.`, counts.lastDay, DAY_MS, now);
+    const [why, limit] = firstWeek && perDay < limits.perDay
+      ? [' (a team in its first week)', "new links per team per day in a team's first week"]
+      : ['', 'new links per team per day'];
+    const detail = `The team made ${count(perDay, 'link')} in the last day${why}. ${operators(limit)}`;
+    throw limitReached(detail, counts.lastDay, DAY_MS, now);
   }
 }
 
 /** Throws 429 `limit_reached` when the team has used its changes for the hour. */
 export function checkChangeLimit(changesLastHour: WindowCount, now: Date, limits: Limits): void {
   if (changesLastHour.count >= limits.changesPerHour) {
-    const detail = `The team made ${count(limits.changesPerHour, 'change')} in the last hour.`;
+    const detail = `The team made ${count(limits.changesPerHour, 'change')} in the last hour. ${operators('changes per team per hour')}`;
     throw limitReached(detail, changesLastHour, HOUR_MS, now);
   }
+}
+
+/**
+ * Names the limit that was hit and who sets it, so that a person on a private instance knows whom to ask and an
+ * operator knows which `limits set` flag to change.
+ */
+function operators(limit: string): string {
+  return `That is the operator's limit of ${limit}.`;
 }
 
 function limitReached(detail: string, window: WindowCount, windowMs: number, now: Date) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiError, toApiError } from '../errors.js';
+import { apiError, toApiError, type Problem } from '../errors.js';
 import type { Once, Tool, ToolContext } from '../tools/define-tool.js';
 import type { Caller } from '../shared/caller.js';
 import { prepareCall } from '../tools/prepare-call.js';
@@ -9,7 +9,7 @@ import { ClaimKeeper } from './claim-keeper.js';
 import { idempotencyKeyOf, idempotencyScope, runOnce, type Answer } from './idempotency.js';
 import { canAnswer, sendJson, sendProblem } from '../http/problem.js';
 import { ClientGone, readJsonObject } from '../http/read-body.js';
-import { noteOperation } from '../observability/request-facts.js';
+import { noteFailure, noteOperation } from '../observability/request-facts.js';
 
 const VERSION_PATH = /^\/(v\d+)(?:\/|$)/;
 
@@ -42,7 +42,10 @@ export function httpFacade(ctx: ToolContext, gate: Gate) {
       }
       const answer = await callTool(tool, caller(), req);
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      sendJson(res, answer.status, answer.body, answer.status >= 400 ? 'application/problem+json' : undefined);
+      const refused = answer.status >= 400;
+      // A refusal answered as a body (kept for a retry, so only its text is at hand) is told to the request log too.
+      if (refused) noteFailure(res, { status: answer.status, code: (JSON.parse(answer.body) as Problem).code });
+      sendJson(res, answer.status, answer.body, refused ? 'application/problem+json' : undefined);
     } catch (error) {
       // A caller that hung up mid-body has nobody to answer.
       if (!(error instanceof ClientGone) && canAnswer(res)) sendProblem(res, error, publicUrl);

@@ -3,6 +3,7 @@ import { isOutage, isStorageFailure, isTimeout, toApiError, type ApiError } from
 import { setRetryAfter } from './retry-after.js';
 import { processLog } from '../observability/logger.js';
 import { writeFailures } from '../observability/write-failures.js';
+import { noteFailure } from '../observability/request-facts.js';
 
 /**
  * Sends any error as `application/problem+json`: an ApiError as itself, anything else as a 500 that shows
@@ -10,6 +11,7 @@ import { writeFailures } from '../observability/write-failures.js';
  */
 export function sendProblem(res: ServerResponse, err: unknown, publicUrl: string): void {
   const error = failureOf(err, { requestId: res.getHeader('x-request-id') });
+  noteFailure(res, error);
   setRetryAfter(res, error.retryAfter);
   sendJson(res, error.status, JSON.stringify(error.toProblem(publicUrl)), 'application/problem+json');
 }

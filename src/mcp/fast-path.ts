@@ -3,7 +3,7 @@ import { mediaTypeOf } from '../http/read-body.js';
 import type { Caller } from '../shared/caller.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { toolNamed } from '../tools/index.js';
-import { callTool, listTools, SERVER_INFO, TOOL_LIST_TTL_MS } from './server.js';
+import { callTool, listTools, SERVER_INFO, TOOL_LIST_TTL_MS, type ToolFailed } from './server.js';
 import { showsApps } from './apps/extension.js';
 import { isObject } from './messages.js';
 
@@ -31,9 +31,9 @@ interface Call {
  * included, is the SDK's to answer. `test/e2e/mcp-2026-fast-path.test.ts` holds these answers byte for byte to the
  * SDK's, so the two cannot drift apart unnoticed.
  *
- * Resolves to the JSON-RPC answer's text, or null when the SDK must answer.
+ * Resolves to the JSON-RPC answer's text, or null when the SDK must answer. A refused call is also told to `told`.
  */
-export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: unknown, caller: Caller): Promise<string | null> {
+export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: unknown, caller: Caller, told?: ToolFailed): Promise<string | null> {
   const call = plainCall(req, body);
   if (!call) return null;
   if (call.method === 'tools/list') {
@@ -42,7 +42,7 @@ export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: u
   }
   const tool = toolNamed(call.params.name as string);
   if (!tool || tool.confirmation) return null;
-  const { content, structuredContent, isError } = await callTool(ctx, tool, (call.params.arguments ?? {}) as Record<string, unknown>, caller);
+  const { content, structuredContent, isError } = await callTool(ctx, tool, (call.params.arguments ?? {}) as Record<string, unknown>, caller, false, told);
   // Written in the SDK's key order. The structured content is already serialized as the first text item
   // (tool-result.ts), so it is not serialized a second time.
   const structured = structuredContent === undefined ? '' : `,"structuredContent":${(content[0] as { text: string }).text}`;

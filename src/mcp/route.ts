@@ -19,7 +19,7 @@ import { MAX_BATCH_MESSAGES, requestsIn } from './sessions-2025/batches.js';
 import { fastAnswer } from './fast-path.js';
 import { mcpOperationOf } from './operation-name.js';
 import { processLog } from '../observability/logger.js';
-import { noteOperation } from '../observability/request-facts.js';
+import { noteFailure, noteOperation } from '../observability/request-facts.js';
 import { followsLinks } from './first-step.js';
 import { mcpGuard } from './guard.js';
 import { legacySessions } from './sessions-2025/endpoint.js';
@@ -28,7 +28,7 @@ import { RequestStates } from './request-state.js';
 import { rpcError } from './rpc-error.js';
 import { sdkLeg } from './sdk-route.js';
 import { sendWebResponse } from './web-response.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type ToolFailed } from './server.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -62,7 +62,7 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
     let mcpCaller: McpCaller;
     try {
       mcpCaller = admitted();
-      auth = authInfoOf(mcpCaller, resourceUrl);
+      auth = authInfoOf(mcpCaller, resourceUrl, (error) => noteFailure(res, error));
     } catch (error) {
       if (toApiError(error).status === 401) {
         // RFC 6750 §3.1: no error code when the request carried no credentials at all.
@@ -111,9 +111,9 @@ export function mcpEndpoint(ctx: ToolContext, gate: Gate, secret: Buffer) {
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, auth: AuthInfo, body: unknown): Promise<void> {
-    const { caller, firstStep } = auth.extra as { caller: Caller; firstStep: unknown };
+    const { caller, firstStep, failed } = auth.extra as { caller: Caller; firstStep: unknown; failed: ToolFailed };
     // A person with a first step to take is sent to /welcome, which is the SDK's to word in each revision.
-    const fast = firstStep ? null : await fastAnswer(ctx, req, body, caller);
+    const fast = firstStep ? null : await fastAnswer(ctx, req, body, caller, failed);
     if (fast !== null) {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(fast) });
       return void res.end(fast);
@@ -166,11 +166,12 @@ function logRefusal(): void {
 }
 
 /**
- * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, and the `first_step`
- * refusal, while the person has not agreed to the terms, in `extra.authInfo.extra.firstStep`.
+ * The SDK's view of the caller; tool calls find the caller in `extra.authInfo.extra.caller`, the `first_step`
+ * refusal, while the person has not agreed to the terms, in `extra.authInfo.extra.firstStep`, and where to tell the
+ * request log of a refused call (answered as an `isError` result in an HTTP 200) in `extra.authInfo.extra.failed`.
  */
-function authInfoOf({ caller, oauth, firstStep }: McpCaller, resource: URL): AuthInfo {
-  if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller, firstStep } };
+function authInfoOf({ caller, oauth, firstStep }: McpCaller, resource: URL, failed: ToolFailed): AuthInfo {
+  if (!oauth) return { token: 'personal', clientId: PERSONAL, scopes: [...(caller.scopes ?? [])], extra: { caller, firstStep, failed } };
   const { clientId, scopes, expiresAt } = oauth;
-  return { token: 'oauth', clientId, scopes, expiresAt, resource, extra: { caller, firstStep } };
+  return { token: 'oauth', clientId, scopes, expiresAt, resource, extra: { caller, firstStep, failed } };
 }

@@ -66,13 +66,14 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${clipped(params.name)}`);
     const caller = extra.http?.authInfo?.extra?.caller as Caller;
     const firstStep = extra.http?.authInfo?.extra?.firstStep as ApiError | null | undefined;
-    if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller, withViews());
+    const failed = extra.http?.authInfo?.extra?.failed as ToolFailed | undefined;
+    if (!firstStep && !tool.confirmation) return callTool(ctx, tool, params.arguments ?? {}, caller, withViews(), failed);
     try {
       if (firstStep) return sendToWelcome(server, extra, firstStep, publicUrl);
       return await callWithConfirmation(tool, params.arguments ?? {}, caller, extra);
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
-      return toolError(error, publicUrl);
+      return toolError(error, publicUrl, failed);
     }
   });
 
@@ -105,28 +106,40 @@ export async function listTools(ctx: ToolContext, withViews = false) {
   return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() }, withViews);
 }
 
+/** Told of a tool call's refusal, which the request log and metrics count by its status and code (request-log.ts). */
+export type ToolFailed = (error: ApiError) => void;
+
 /**
  * A `tools/call` of a tool that asks no question: the params checked as every surface checks them, then `run`. A
  * refusal is an `isError` result, never a protocol error: the call itself was understood.
  */
-export async function callTool(ctx: ToolContext, tool: Tool, args: Record<string, unknown>, caller: Caller, withViews = false): Promise<CallToolResult> {
+export async function callTool(
+  ctx: ToolContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  caller: Caller,
+  withViews = false,
+  failed?: ToolFailed,
+): Promise<CallToolResult> {
   try {
     return await run(ctx, tool, prepareCall(tool, caller, args), caller, withViews);
   } catch (error) {
-    return toolError(error, ctx.config.publicUrl);
+    return toolError(error, ctx.config.publicUrl, failed);
   }
 }
 
 /** With views (a client that shows MCP Apps), the result's `_meta` also carries what the tool's view draws. */
 async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller, withViews = false): Promise<CallToolResult> {
   const result = await tool.run(input as never, caller, ctx);
-  const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl);
+  const note = tool.note ? await tool.note(result as never, caller, ctx) : null;
+  const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl, note);
   const extra = withViews ? viewData(tool.name, answer.structuredContent, ctx.config.publicUrl) : null;
   return extra === null ? answer : { ...answer, _meta: extra };
 }
 
-function toolError(error: unknown, publicUrl: string): CallToolResult {
+function toolError(error: unknown, publicUrl: string, told?: ToolFailed): CallToolResult {
   const failed = failureOf(error, {}, 'Unexpected error in a tool call');
+  told?.(failed);
   // Keys in the order the SDK writes a result, so the fast path's answers (fast-path.ts) are the SDK's to the byte.
   return { content: [{ type: 'text', text: JSON.stringify(failed.toProblem(publicUrl)) }], isError: true };
 }

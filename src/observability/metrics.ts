@@ -15,8 +15,13 @@ const DATABASE_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
 export class ServiceMetrics {
   readonly requests = new TallyCounter(
     'shortlinks_requests_total',
-    'Requests answered, by surface (api, mcp, web, oauth, redirect), operation (the API operation, MCP tool or method, page route, or for redirects visit and qr) and status (aborted: the client left before the answer).',
+    'Requests answered, by surface (api, mcp, web, oauth, redirect), operation (the API operation, MCP tool or method, page route, or for redirects visit and qr) and status (for a refused MCP tool call, the status of its problem; aborted: the client left before the answer).',
     ['surface', 'operation', 'status'],
+  );
+  readonly errors = new TallyCounter(
+    'shortlinks_request_errors_total',
+    "Requests refused, by surface, operation and error code (the problem's code; for MCP, a tool call's isError result).",
+    ['surface', 'operation', 'code'],
   );
   readonly durations = new TallyHistogram(
     'shortlinks_request_duration_seconds',
@@ -89,7 +94,7 @@ export class ServiceMetrics {
   /** A registry printing every metric above and the process's (CPU, memory, event loop, garbage collection). */
   registry(): Registry {
     const registry = new Registry();
-    for (const tally of [this.requests, this.durations, this.clicks, this.refusals, this.destinationChecks, this.database, this.caches]) {
+    for (const tally of [this.requests, this.errors, this.durations, this.clicks, this.refusals, this.destinationChecks, this.database, this.caches]) {
       // The tallies answer the registry's one question, get(), as prom-client's own metrics do (tallies.ts).
       registry.registerMetric(tally as unknown as Metric);
     }

@@ -12,6 +12,17 @@ export interface RequestFacts {
   person: string | null;
   /** The OAuth client's id, when an assistant's access token called. */
   client: string | null;
+  /**
+   * The refusal answered, by its status and error code: a problem's, or an MCP tool call's `isError` result, which
+   * travels in an HTTP 200 and is still a refusal to count and log as one.
+   */
+  failure: Failure | null;
+}
+
+/** A refusal as the request log and metrics tell it. */
+export interface Failure {
+  status: number;
+  code: string;
 }
 
 // Keyed by the answer, which every layer that learns something holds; a redirect never gets an entry.
@@ -19,7 +30,7 @@ const facts = new WeakMap<ServerResponse, RequestFacts>();
 
 /** Starts the facts of a request that will be logged; a request without them (a redirect) ignores every note. */
 export function followRequest(res: ServerResponse): RequestFacts {
-  const record: RequestFacts = { operation: null, person: null, client: null };
+  const record: RequestFacts = { operation: null, person: null, client: null, failure: null };
   facts.set(res, record);
   return record;
 }
@@ -40,4 +51,9 @@ export function noteClient(res: ServerResponse, client: string): void {
 export function noteOperation(res: ServerResponse, operation: string): void {
   const record = facts.get(res);
   if (record) record.operation = operation;
+}
+
+export function noteFailure(res: ServerResponse, failure: Failure): void {
+  const record = facts.get(res);
+  if (record) record.failure = failure;
 }

@@ -9,7 +9,8 @@ export type Surface = 'api' | 'mcp' | 'web' | 'oauth';
 /**
  * Follows one API, MCP, web or OAuth request to its end (the answer sent, or the client gone) and then counts it
  * and writes its line: request id, surface, method, route (the pattern, never the path: paths and queries can carry
- * codes and tokens), operation, status, duration, and the person and OAuth client the gate admitted.
+ * codes and tokens), operation, status, duration, and the person and OAuth client the gate admitted. A refusal is
+ * told by its own status and error code, also an MCP tool call's `isError` result, which HTTP carries as a 200.
  */
 export function requestLog(logger: Logger, metrics: ServiceMetrics) {
   const logging = logger.isLevelEnabled('info');
@@ -21,7 +22,10 @@ export function requestLog(logger: Logger, metrics: ServiceMetrics) {
       const route = routeOf(req, surface, facts.operation);
       const operation = facts.operation ?? route ?? 'none';
       const finished = res.writableFinished;
-      metrics.requests.of(surface, operation, finished ? String(res.statusCode) : 'aborted').value += 1;
+      const { failure } = facts;
+      const status = failure?.status ?? res.statusCode;
+      metrics.requests.of(surface, operation, finished ? String(status) : 'aborted').value += 1;
+      if (finished && failure) metrics.errors.of(surface, operation, failure.code).value += 1;
       metrics.durations.of(surface, operation).observe(seconds);
       if (!logging) return;
       const line = {
@@ -30,13 +34,14 @@ export function requestLog(logger: Logger, metrics: ServiceMetrics) {
         method: req.method,
         route,
         operation,
-        status: res.statusCode,
+        status,
+        ...(failure ? { code: failure.code } : {}),
         ...(finished ? {} : { aborted: true }),
         durationMs: Math.round(seconds * 100_000) / 100,
         person: facts.person,
         client: facts.client,
       };
-      if (res.statusCode >= 500) logger.error(line, 'request');
+      if (status >= 500) logger.error(line, 'request');
       else logger.info(line, 'request');
     });
   };

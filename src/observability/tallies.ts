@@ -5,6 +5,8 @@ import type { Aggregator } from 'prom-client';
  * `observe` build a label object and a hash string on every call; here a series is looked up once and kept, and
  * counting is adding to a number on it. Each class answers prom-client's `get()` (the shape `getMetricsAsJSON`
  * gives), so a prom-client Registry prints it and the AggregatorRegistry of WORKERS=N adds the workers' up.
+ * A series that never moved (a counter at 0, a histogram with no observation) is left out: series are made ahead
+ * of use (a timer per store call, a cache's hits and misses), and hundreds of zeros hide the few that say something.
  */
 interface MetricValue {
   labels: Record<string, string | number>;
@@ -66,7 +68,7 @@ export class TallyCounter extends Tally<CounterSeries> {
 
   async get(): Promise<Exported> {
     this.collect?.(this);
-    const values = [...this.each()].map(({ labels, series }) => ({ labels, value: series.value }));
+    const values = [...this.each()].filter(({ series }) => series.value !== 0).map(({ labels, series }) => ({ labels, value: series.value }));
     return { name: this.name, help: this.help, type: 'counter', values, aggregator: this.aggregator };
   }
 }
@@ -104,6 +106,7 @@ export class TallyHistogram extends Tally<HistogramSeries> {
   async get(): Promise<Exported> {
     const values: MetricValue[] = [];
     for (const { labels, series } of this.each()) {
+      if (series.count === 0) continue;
       let below = 0;
       this.bounds.forEach((le, i) => {
         below += series.counts[i]!;

@@ -1,4 +1,4 @@
-import type { Limits } from '../domain/limits.js';
+import { LIFTED_LIMIT, type Limits } from '../domain/limits.js';
 import { ApiError, apiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
 import { LIMIT_FLAGS, type LimitFlag } from './limit-flags.js';
@@ -6,7 +6,7 @@ import { quote } from './quote.js';
 
 // Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
 // ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
-const MAX_LIMIT = 1_000_000_000;
+const MAX_LIMIT = LIFTED_LIMIT;
 // A wait, not an allowance: zero is a real choice (a private instance where every member's reports count at once).
 const MAY_BE_ZERO: ReadonlySet<LimitFlag> = new Set(['established-after-hours']);
 
@@ -34,6 +34,26 @@ export class LimitFaults extends ApiError {
   }
 }
 
+/**
+ * `limits set --preset NAME`: limits set together, before any flag given with it (which wins). `private` lifts every
+ * creation and change limit, as a company's own instance trusts its members; it keeps the calls-per-minute budget,
+ * which guards the server from a runaway script rather than people from each other, and the sign-up, team and
+ * report limits, which concern strangers.
+ */
+const LIMIT_PRESETS = {
+  private: Object.fromEntries(
+    (['team-links', 'per-hour', 'per-day', 'first-week-per-day', 'changes-per-hour'] as const).map((flag) => [flag, String(MAX_LIMIT)]),
+  ),
+} as const satisfies Record<string, Partial<Record<LimitFlag, string>>>;
+
+/** The names `--preset` takes. */
+type LimitPreset = keyof typeof LIMIT_PRESETS;
+
+function presetLimits(name: string): Partial<Record<LimitFlag, string>> {
+  if (Object.hasOwn(LIMIT_PRESETS, name)) return LIMIT_PRESETS[name as LimitPreset];
+  throw apiError.badRequest(`--preset must be one of ${Object.keys(LIMIT_PRESETS).join(', ')}: ${quote(name)}`, 'preset');
+}
+
 function parseLimit(flag: LimitFlag, raw: string): number | null {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
   return value >= lowestLimit(flag) && value <= MAX_LIMIT ? value : null;
@@ -48,7 +68,12 @@ export async function showLimits(store: Store): Promise<Limits> {
  * Changes the given limits (each as typed, by its flag), all of them or (when any value is bad) none; a running
  * server applies them on its next request. The others keep their values: giving one would store it as an override.
  */
-export async function setLimits(store: Store, typed: Partial<Record<LimitFlag, string>>): Promise<Limits> {
+export async function setLimits(
+  store: Store,
+  given: Partial<Record<LimitFlag, string>>,
+  preset?: string,
+): Promise<Limits> {
+  const typed = preset === undefined ? given : { ...presetLimits(preset.trim()), ...given };
   const changes: Partial<Limits> = {};
   const faults: Partial<Record<LimitFlag, string>> = {};
   let first: { flag: LimitFlag; message: string } | null = null;
@@ -64,7 +89,7 @@ export async function setLimits(store: Store, typed: Partial<Record<LimitFlag, s
   }
   if (first !== null) throw new LimitFaults(faults, first.message, first.flag);
   if (Object.keys(changes).length === 0) {
-    throw apiError.badRequest(`limits set needs at least one of ${Object.keys(LIMIT_FLAGS).map((f) => `--${f}`).join(', ')}`);
+    throw apiError.badRequest(`limits set needs --preset or at least one of ${Object.keys(LIMIT_FLAGS).map((f) => `--${f}`).join(', ')}`);
   }
   return store.settings.setLimits(changes);
 }

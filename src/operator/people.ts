@@ -1,7 +1,9 @@
 import { hashPassword } from '../auth/password.js';
 import { newPasswordLink } from '../auth/password-link.js';
+import { newSignupLink } from '../auth/signup-link.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../domain/account-rules.js';
 import { apiError } from '../errors.js';
+import type { SignupMode } from '../domain/service-settings.js';
 import { EmailTaken, type Person, type Store } from '../store/ports.js';
 import { normalizeEmail, personByEmail } from './lookup.js';
 
@@ -23,6 +25,14 @@ export type AddedPerson = Person | (Person & SetPasswordLink);
 
 /** resetPerson's answer: the person, their fresh link, and how many web sessions ended. */
 export type ResetPerson = Person & SetPasswordLink & { sessionsEnded: number };
+
+/** invitePerson's answer: where the invited email signs up, until when, and the sign-up mode it was made under. */
+export interface SignupInvitation {
+  email: string;
+  signupUrl: string;
+  signupExpiresAt: string;
+  signup: SignupMode;
+}
 
 /** setOperator's answer: the person as they are now, and whether the call changed them. */
 export type OperatorChange = Person & { changed: boolean };
@@ -64,6 +74,24 @@ export async function resetPerson(store: Store, email: string, publicUrl: string
   const person = await personByEmail(store, email);
   const { link, sessionsEnded } = await issueLink(store, publicUrl, person.id, true, now);
   return { ...person, ...link, sessionsEnded };
+}
+
+/**
+ * A sign-up link for an email (`person invite`): whoever follows it makes the account of that email with a password
+ * of their choosing, also while sign-up is `invite` only. One use, for a week; a new link for the email replaces
+ * the old. Refused while sign-up is `closed` (the link would not work: `person add` makes the account instead) and
+ * for an email that has an account.
+ */
+export async function invitePerson(store: Store, rawEmail: string, publicUrl: string, now: Date): Promise<SignupInvitation> {
+  const email = normalizeEmail(rawEmail);
+  const { signup } = await store.settings.serviceSettings();
+  if (signup === 'closed') {
+    throw apiError.conflict('sign-up is closed, so a sign-up link would not work: make the account with person add, or first run settings set --signup invite');
+  }
+  if (await store.people.findByEmail(email)) throw emailTaken(email);
+  const { url, tokenHash, expiresAt } = newSignupLink(publicUrl, now);
+  await store.signupInvitations.issue({ email, tokenHash, expiresAt }, now);
+  return { email, signupUrl: url, signupExpiresAt: expiresAt.toISOString(), signup };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { SettingsStore } from './ports/settings.js';
 import type { RateStore } from './ports/rates.js';
 import type { WebSessionStore } from './ports/web-sessions.js';
 import type { PasswordLinkStore } from './ports/password-links.js';
+import type { SignupInvitationStore } from './ports/signup-invitations.js';
 import type { OAuthStore } from './ports/oauth.js';
 import type { McpSessionStore } from './ports/mcp-sessions.js';
 
@@ -30,6 +31,7 @@ export * from './ports/settings.js';
 export * from './ports/rates.js';
 export * from './ports/web-sessions.js';
 export * from './ports/password-links.js';
+export * from './ports/signup-invitations.js';
 export * from './ports/oauth.js';
 export * from './ports/mcp-sessions.js';
 
@@ -50,6 +52,7 @@ export interface Store {
   rates: RateStore;
   webSessions: WebSessionStore;
   passwordLinks: PasswordLinkStore;
+  signupInvitations: SignupInvitationStore;
   invitations: InvitationStore;
   oauth: OAuthStore;
   mcpSessions: McpSessionStore;

@@ -37,8 +37,20 @@ export async function linkToChange(ctx: ToolContext, caller: Caller, code: strin
 
 async function memberTeam(ctx: ToolContext, caller: Caller, teamId: string): Promise<Team> {
   const team = await ctx.store.teams.get(teamId);
-  if (!team || !(await ctx.store.teams.isMember(teamId, caller.personId))) throw teamNotFound();
-  return team;
+  if (team && (await ctx.store.teams.isMember(teamId, caller.personId))) return team;
+  // Still 404 not_found: a person in no team has no team id to give, so the answer says where to get one.
+  if (await inNoTeam(ctx, caller.personId)) throw apiError.notFound(noTeamYet(ctx.config.publicUrl), 'team');
+  throw teamNotFound();
+}
+
+/** Whether the person belongs to no team yet, and so can make and list no link. */
+export async function inNoTeam(ctx: ToolContext, personId: string): Promise<boolean> {
+  return (await ctx.store.teams.listForPerson(personId, { limit: 1, after: null })).length === 0;
+}
+
+/** What a person in no team is told by the tools that need one: where to make one or accept an invitation. */
+export function noTeamYet(publicUrl: string): string {
+  return `You are in no team yet: make one, or accept an invitation to one, at ${publicUrl}/teams.`;
 }
 
 export function outside() {

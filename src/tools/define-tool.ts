@@ -63,6 +63,11 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
    * throws the first they find, a form lists them all. A tool without them refuses only as it writes.
    */
   faults?: InputChecks<z.output<I>, unknown>;
+  /**
+   * A sentence for an assistant beside a result that is right but leaves the person stuck (no team, so an empty
+   * list): MCP adds it as a text item; /v1 answers the spec's body alone. Null when there is nothing to add.
+   */
+  note?: (output: z.output<O>, caller: Caller, ctx: ToolContext) => Promise<string | null>;
   /** `once`: the call is idempotent (an `Idempotency-Key` over HTTP); its write keeps the answer (see Once). */
   run(input: z.output<I>, caller: Caller, ctx: ToolContext, once?: Once): Promise<z.output<O>>;
 }

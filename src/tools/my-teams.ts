@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../domain/cursor.js';
 import { afterParam, limitParam, pageOf } from './schemas.js';
 import { defineTool } from './define-tool.js';
-import { teamToRead } from './access.js';
+import { inNoTeam, noTeamYet, teamToRead } from './access.js';
 
 const teamRow = z.object({ id: z.string().meta({ description: '`team_…`' }), name: z.string() });
 
@@ -33,4 +33,7 @@ export const myTeams = defineTool({
     const next = teams.length > limit && last ? ctx.cursors.make('listTeams', params, [last.name, last.id]) : null;
     return { data: rows, next };
   },
+  // An empty first page of a token that is not limited to a team: the person is in none.
+  note: async (page, caller, ctx) =>
+    page.data.length === 0 && caller.recordTeamId === null && (await inNoTeam(ctx, caller.personId)) ? noTeamYet(ctx.config.publicUrl) : null,
 });

@@ -77,12 +77,17 @@ export function checkbox(f: { name: string; value: string; label: string | Html;
   }${f.error ? html` aria-invalid="true"` : html``}${describedBy(id, undefined, f.error)}> <span>${f.label}</span></label>${errorOf(id, f.error)}</div>`;
 }
 
+/** What a form carries besides what the person types: the record it acts on. */
+function hiddenFields(fields: Record<string, string> = {}): Html[] {
+  return Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+}
+
 /**
  * The end of a page that asks before a change that cannot be taken back: the one form that makes it, its button
  * naming it, and beside it the way back, which changes nothing.
  */
-export function confirmForm(f: { action: string; csrf: string; confirm: string; keep: { href: string; label: string } }): Html {
-  return html`<form method="post" action="${f.action}">${csrfField(f.csrf)}
+export function confirmForm(f: { action: string; csrf: string; confirm: string; keep: { href: string; label: string }; hidden?: Record<string, string> }): Html {
+  return html`<form method="post" action="${f.action}">${csrfField(f.csrf)}${hiddenFields(f.hidden)}
 <button type="submit" class="danger">${f.confirm}</button>
 <a href="${f.keep.href}" style="margin-left:1rem">${f.keep.label}</a>
 </form>`;
@@ -97,8 +102,7 @@ export function buttonForm(f: {
   className?: string;
   ariaLabel?: string;
 }): Html {
-  const hidden = Object.entries(f.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-  return html`<form class="inline" method="post" action="${f.action}">${csrfField(f.csrf)}${hidden}<button type="submit"${
+  return html`<form class="inline" method="post" action="${f.action}">${csrfField(f.csrf)}${hiddenFields(f.hidden)}<button type="submit"${
     f.className ? html` class="${f.className}"` : html``
   }${f.ariaLabel ? html` aria-label="${f.ariaLabel}"` : html``}>${f.label}</button></form>`;
 }

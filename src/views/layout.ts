@@ -44,6 +44,7 @@ const STYLE = `
   .skip:focus { position: static; display: inline-block; margin-top: .5rem; }
   h1 { font-size: 1.6rem; margin: 0 0 1rem; overflow-wrap: anywhere; } h2 { font-size: 1.25rem; margin: 2rem 0 .75rem; overflow-wrap: anywhere; }
   code { background: var(--code-bg); padding: 0 .25em; border-radius: 3px; overflow-wrap: anywhere; }
+  code.name { overflow-wrap: normal; }
   table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
   td, th { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
   th { font-size: .85rem; color: var(--muted); font-weight: 600; }
@@ -61,6 +62,8 @@ const STYLE = `
   a { color: var(--accent); }
   form { margin: 0; } form.inline { display: inline; }
   .card { border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; margin: 1rem 0; }
+  details.make > summary { cursor: pointer; } details.make > summary h2 { display: inline; margin: 0; }
+  details.make[open] > summary { margin-bottom: 1rem; }
   .field { margin: 0 0 1rem; }
   .field label, .field legend { display: block; font-weight: 600; margin-bottom: .25rem; }
   .field .hint { color: var(--muted); font-size: .9rem; margin: 0 0 .25rem; }

@@ -8,8 +8,10 @@ import { adminBlocklistPages } from './pages/admin-blocklist.js';
 import { adminLimitsPages } from './pages/admin-limits.js';
 import { adminLinkPages } from './pages/admin-links.js';
 import { adminModerationPages } from './pages/admin-moderation.js';
+import { adminSettingsPages } from './pages/admin-settings.js';
 import { assistantsPage } from './pages/assistants.js';
 import { bulkCreatePages } from './pages/bulk-create.js';
+import { confirmationPages } from './pages/confirmations.js';
 import { dashboardPages } from './pages/dashboard.js';
 import { linkPages } from './pages/link-page.js';
 import { linkDeletePages } from './pages/link-delete.js';
@@ -75,8 +77,11 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   });
 
   app.get('/docs/errors', (_req, res) => {
+    // A narrow screen may break a code name only between its words, after an underscore (the page's CSS would
+    // otherwise break it anywhere, as it does long addresses).
+    const words = (code: string) => code.split('_').map((word, i) => (i === 0 ? html`${word}` : html`_<wbr>${word}`));
     const rows = errorCatalogue().map(
-      ({ code, status, detail }) => html`<tr id="${code}"><td><code>${code}</code></td><td>${status}</td><td>${detail}</td></tr>`,
+      ({ code, status, detail }) => html`<tr id="${code}"><td><code class="name">${words(code)}</code></td><td>${status}</td><td>${detail}</td></tr>`,
     );
     render(
       res,
@@ -103,11 +108,13 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   teamDeletionPages(app, pageDeps);
   developerPages(app, pageDeps);
   assistantsPage(app, { store: ctx.store.oauth, sessions: deps.sessions, gate: deps.gate });
+  confirmationPages(app, pageDeps);
   // The operator pages (/admin): 404 for everyone but operators (operator-pages.ts).
   adminModerationPages(app, pageDeps);
   adminLinkPages(app, pageDeps);
   adminBlocklistPages(app, pageDeps);
   adminLimitsPages(app, pageDeps);
+  adminSettingsPages(app, pageDeps);
 
   app.use((_req, res) => notFound(res));
 

@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { alertBox, csrfField, noticeBox } from '../views/forms.js';
 import { html, type Html } from '../views/html.js';
 import { navItem } from '../views/nav.js';
 import { notFound, render, signedInOnly, type PageDeps } from './request.js';
@@ -41,6 +42,7 @@ const SECTIONS = [
   ['/admin/links', 'Links'],
   ['/admin/blocklist', 'Blocklist'],
   ['/admin/limits', 'Limits'],
+  ['/admin/settings', 'Settings'],
 ] as const;
 
 /** Which operator page is open, by its address. */
@@ -55,5 +57,27 @@ export function renderOperatorPage(res: Response, status: number, title: string,
     title,
     html`<nav aria-label="Operator pages"><ul style="display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:0 0 1rem">${items}</ul></nav>${body}`,
     'admin',
+  );
+}
+
+/**
+ * An operator page that is one form of what `limits set` or `settings set` change: its heading, what the last save
+ * did (`notice`) or why it was refused (`alert`), the fields, and a save button.
+ */
+export function operatorFormPage(
+  res: Response,
+  status: number,
+  page: { title: string; section: OperatorSection; notice: string | undefined; alert: string | undefined; csrf: string; fields: Html[]; save: string },
+): void {
+  renderOperatorPage(
+    res,
+    status,
+    page.title,
+    page.section,
+    html`<h1>${page.title}</h1>${noticeBox(page.notice)}${alertBox(page.alert)}
+<form method="post" action="${page.section}" class="card" novalidate>${csrfField(page.csrf)}
+${page.fields}
+<button type="submit">${page.save}</button>
+</form>`,
   );
 }

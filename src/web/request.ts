@@ -58,6 +58,16 @@ export function safeNext(raw: string): string | null {
   }
 }
 
+/** Where a page that is a step on the way goes afterwards: its `next`, from the address or the form, when safe. */
+export function nextOf(req: Request): string | null {
+  return safeNext(queryText(req, 'next') || text(req, 'next'));
+}
+
+/** The hidden field that carries `next` through a form. */
+export function nextField(next: string | null): Html {
+  return next ? html`<input type="hidden" name="next" value="${next}">` : html``;
+}
+
 type Handler = (req: Request, res: Response, me: SignedIn) => Promise<void>;
 
 /**

@@ -71,6 +71,9 @@ const PAGES: PageCase[] = [
     as: 'owner',
     path: () => '/app',
     setup: async (page) => {
+      // On a phone the form is folded away (dashboard.ts): opened first, as a person would.
+      const folded = page.locator('details.make:not([open]) > summary');
+      if ((await folded.count()) > 0) await folded.click();
       const form = page.locator('form[action="/app/links"]');
       await form.getByLabel('Destination', { exact: true }).fill('not an address');
       await form.getByLabel('Short link name (optional)', { exact: true }).fill('Not A Name');
@@ -104,6 +107,8 @@ const PAGES: PageCase[] = [
   { name: 'teams, in none, invited to one', as: 'loner', path: () => '/teams' },
   { name: 'a team, with an invitation not yet accepted', as: 'owner', path: (s) => `/teams/${s.team}` },
   { name: 'deleting a team', as: 'owner', path: (s) => `/teams/${s.team}/delete` },
+  { name: 'leaving a team, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/leave` },
+  { name: 'teams, in none, as the first step on the way elsewhere', as: 'loner', path: () => '/teams?next=/app' },
   {
     name: 'developers, a new token shown',
     as: 'owner',
@@ -124,6 +129,7 @@ const PAGES: PageCase[] = [
   { name: 'operator: disabling a link', as: 'operator', path: (s) => `/admin/links/${s.code}/disable` },
   { name: 'operator: the blocklist', as: 'operator', path: () => '/admin/blocklist' },
   { name: 'operator: the limits', as: 'operator', path: () => '/admin/limits' },
+  { name: 'operator: the settings', as: 'operator', path: () => '/admin/settings' },
   {
     name: 'operator: the limits, with faults',
     as: 'operator',

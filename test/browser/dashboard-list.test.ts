@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
-import { launchBrowser, signIn } from '../helpers/browser.js';
+import { launchBrowser, pageProblems, signIn, withPage } from '../helpers/browser.js';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -44,27 +44,14 @@ async function widthsOf(page: Page) {
   return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
 }
 
-async function withPage(options: { javaScriptEnabled: boolean }, run: (page: Page, context: BrowserContext) => Promise<void>) {
-  const context = await browser.newContext({ ...options, viewport: PHONE });
-  try {
-    const page = await context.newPage();
-    // Fail at the step that waits, well inside the test's own time.
-    page.setDefaultTimeout(5_000);
-    await run(page, context);
-  } finally {
-    await context.close();
-  }
-}
+const onPhone = (javaScriptEnabled: boolean, run: (page: Page, context: BrowserContext) => Promise<void>) =>
+  withPage(browser, { javaScriptEnabled, viewport: PHONE }, run);
 
 describe('the dashboard in a browser', () => {
   it('fits 390 px and copies a short address, breaking no policy', async () => {
-    await withPage({ javaScriptEnabled: true }, async (page, context) => {
+    await onPhone(true, async (page, context) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-      const problems: string[] = [];
-      page.on('console', (message: ConsoleMessage) => {
-        if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
+      const problems = pageProblems(page);
       await signIn(page, server.url, email, PASSWORD);
       await page.waitForLoadState('load');
       const widths = await widthsOf(page);
@@ -85,7 +72,7 @@ describe('the dashboard in a browser', () => {
   });
 
   it('without JavaScript makes a link, searches, pages and makes several, with no Copy button', async () => {
-    await withPage({ javaScriptEnabled: false }, async (page) => {
+    await onPhone(false, async (page) => {
       await signIn(page, server.url, email, PASSWORD);
       expect(await page.getByRole('button', { name: /^Copy / }).count()).toBe(0);
 

@@ -89,7 +89,8 @@ describe('an assistant signs in through the browser', () => {
 
       await page.goto(`${server.url}/assistants`);
       await page.getByRole('cell', { name: 'Browser Assistant', exact: true }).waitFor({ state: 'visible' });
-      await page.getByRole('button', { name: 'Disconnect Browser Assistant' }).click();
+      await page.getByRole('link', { name: 'Disconnect Browser Assistant…' }).click();
+      await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
       await page.waitForURL(/\/assistants\?disconnected=1$/);
       await page.getByText('No assistant is connected.').waitFor({ state: 'visible' });
       expect(await mcpStatus(tokens.body.access_token)).toBe(401);

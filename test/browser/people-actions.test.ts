@@ -99,7 +99,10 @@ describe('the remaining actions in a browser at 390 px without JavaScript', () =
       await page.getByRole('button', { name: 'Make owner: member@example.com' }).click();
       await page.waitForURL(`${server.url}/teams/${team}?done=promoted`);
       expect(await page.getByRole('row', { name: /^member@example\.com owner / }).count()).toBe(1);
-      await page.getByRole('button', { name: 'Remove: another@example.com' }).click();
+      // Removing asks first, on a page of its own.
+      await page.getByRole('link', { name: 'Remove: another@example.com…' }).click();
+      await page.getByRole('heading', { name: 'Remove another@example.com from “Crew”?' }).waitFor({ state: 'visible' });
+      await page.getByRole('button', { name: 'Remove them' }).click();
       await page.waitForURL(`${server.url}/teams/${team}?done=removed`);
       expect(await page.getByRole('row', { name: /another@example\.com/ }).count()).toBe(0);
       expect((await page.evaluate(() => document.documentElement.scrollWidth))).toBeLessThanOrEqual(PHONE.width);
@@ -107,7 +110,8 @@ describe('the remaining actions in a browser at 390 px without JavaScript', () =
     await withPage(async (page) => {
       await signIn(page, server.url, 'member@example.com', PASSWORD);
       await page.goto(`${server.url}/teams/${team}`);
-      await page.getByRole('button', { name: 'Leave team' }).click();
+      await page.getByRole('link', { name: 'Leave team…' }).click();
+      await page.getByRole('button', { name: 'Leave the team' }).click();
       await page.waitForURL(`${server.url}/teams?done=left`);
       expect(await noticeOf(page)).toBe('You left the team. Your tokens for it stop working until you rejoin.');
       expect(await server.app.ctx.store.teams.isMember(team, (await server.app.ctx.store.people.findByEmail('member@example.com'))!.id)).toBe(false);
@@ -121,9 +125,13 @@ describe('the remaining actions in a browser at 390 px without JavaScript', () =
     await withPage(async (page) => {
       await signIn(page, server.url, 'owner@example.com', PASSWORD);
       await page.goto(`${server.url}/developers`);
-      const revoke = page.getByRole('button', { name: /^Revoke token / });
+      const revoke = page.getByRole('link', { name: /^Revoke token .*…$/ });
       expect(await revoke.count()).toBe(1);
       await revoke.click();
+      // The token works until the page that asks is answered.
+      await page.getByRole('button', { name: 'Revoke the token' }).waitFor({ state: 'visible' });
+      expect((await call(server, 'listTeams', {}, token)).status).toBe(200);
+      await page.getByRole('button', { name: 'Revoke the token' }).click();
       await page.waitForURL(`${server.url}/developers?done=revoked`);
       expect(await noticeOf(page)).toBe('Token revoked: it stops working at once.');
       expect(await page.getByText('No tokens yet.').count()).toBe(1);

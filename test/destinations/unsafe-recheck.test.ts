@@ -54,6 +54,16 @@ describe('startUnsafeRecheck', () => {
     await recheck.stop();
   });
 
+  it('judges links made in the private destinations mode (http, intranet names, IP addresses) too', async () => {
+    const links = fakeLinks(['http://wiki/', 'http://bad.corp.internal/x', 'https://10.0.0.7/', 'http://[::1]:8080/']);
+    const check = fakeCheck(['http://bad.corp.internal/x', 'https://10.0.0.7/']);
+    const recheck = startUnsafeRecheck({ store: { links, leases }, check, clock: new TestClock(), ...quiet });
+    expect(await recheck.runNow()).toEqual({ checked: 4, flagged: 2, skipped: 0 });
+    expect(check.calls).toEqual([['http://wiki/', 'http://bad.corp.internal/x', 'https://10.0.0.7/', 'http://[::1]:8080/']]);
+    expect(links.rows.map((r) => r.state)).toEqual(['active', 'flagged', 'flagged', 'active']);
+    await recheck.stop();
+  });
+
   it('does not flag a link whose destination changed, or that was disabled, since its page was read', async () => {
     const links = fakeLinks(['https://bad.example.com/', 'https://bad.example.com/']);
     const check = {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinationChecker, type DestinationChecker } from '../../src/destinations/checker.js';
 import { dnsResolver } from '../../src/destinations/resolver.js';
 import { privateNetworkCheck } from '../../src/destinations/private-network.js';
+import { DEFAULT_SERVICE_SETTINGS } from '../../src/domain/service-settings.js';
 import { ApiError } from '../../src/errors.js';
 import type { SettingsStore } from '../../src/store/ports.js';
 import { NAMES, startDnsServer, type DnsServer } from '../helpers/dns-server.js';
@@ -17,7 +18,7 @@ let dns: DnsServer;
 let checker: DestinationChecker;
 beforeAll(async () => {
   dns = await startDnsServer();
-  const settings = { blockedDomains: () => new Set<string>() } as unknown as SettingsStore;
+  const settings = { blockedDomains: () => new Set<string>(), serviceSettings: async () => DEFAULT_SERVICE_SETTINGS } as unknown as SettingsStore;
   const privateNetwork = privateNetworkCheck({ resolve: dnsResolver({ servers: dns.servers, timeoutMs: 1_000 }) });
   checker = destinationChecker({ publicUrl: 'https://links.test', settings, privateNetwork });
 });

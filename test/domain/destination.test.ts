@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ApiError, type ErrorCode } from '../../src/errors.js';
 import {
   checkDestination,
+  hostKeyOf,
   isPrivateHostName,
   matchesDomain,
   normalizeDomain,
@@ -324,5 +325,64 @@ describe('properties', () => {
         expect((err as ApiError).field).toBe('links[0].destination');
       }
     }), { numRuns: 1000 });
+  });
+});
+
+describe('checkDestination in the private destinations mode (the operator\'s go-link setting)', () => {
+  const inMode = (raw: string, mode: 'public' | 'private', p = policy) => {
+    try {
+      return checkDestination(raw, p, 'destination', mode).host;
+    } catch (error) {
+      return (error as ApiError).code;
+    }
+  };
+
+  // [destination, public's answer, private's answer]: a host is accepted, a code refused.
+  it.each([
+    ['http://wiki/', 'invalid_destination', 'wiki'],
+    ['https://wiki:8080/page', 'private_destination', 'wiki'],
+    ['http://git.corp.internal/x', 'invalid_destination', 'git.corp.internal'],
+    ['https://printer.local/', 'private_destination', 'printer.local'],
+    ['https://nas.lan/', 'private_destination', 'nas.lan'],
+    ['https://localhost:3000/', 'private_destination', 'localhost'],
+    ['https://10.1.2.3/', 'private_destination', '10.1.2.3'],
+    ['http://0x7f.1/', 'invalid_destination', '127.0.0.1'],
+    ['https://[::1]:8443/', 'private_destination', '[::1]'],
+    ['https://8.8.8.8/', 'private_destination', '8.8.8.8'],
+    ['http://example.com/', 'invalid_destination', 'example.com'],
+    ['https://example.com/', 'example.com', 'example.com'],
+  ])('%s: public %s, private %s', (raw, inPublic, inPrivate) => {
+    expect([inMode(raw, 'public'), inMode(raw, 'private')]).toEqual([inPublic, inPrivate]);
+  });
+
+  // Rules 1 (bar http), 2, 4 and 5 hold in both modes.
+  it.each([
+    ['ftp://wiki/', 'invalid_destination'],
+    ['javascript:alert(1)', 'invalid_destination'],
+    ['http://user:secret@wiki/', 'invalid_destination'],
+    ['http://@wiki/', 'invalid_destination'],
+    [`http://wiki/${'a'.repeat(2049 - 'http://wiki/'.length)}`, 'invalid_destination'],
+    ['http://wi ki/', 'invalid_destination'],
+    ['http://bit.ly/x', 'shortener_destination'],
+    ['http://www.sho.rt/abcdefg', 'shortener_destination'],
+    ['http://blocked-site.com/', 'blocked_destination'],
+    ['http://deep.blocked-site.com/', 'blocked_destination'],
+  ])('%s is refused in private mode too: %s', (raw, code) => {
+    expect(inMode(raw, 'private')).toBe(code);
+  });
+
+  it('names both schemes when refusing another one', () => {
+    const err = errorOf(() => checkDestination('ftp://wiki/', policy, 'links[2].destination', 'private'));
+    expect({ status: err.status, code: err.code, field: err.field, detail: err.detail }).toEqual({
+      status: 400, code: 'invalid_destination', field: 'links[2].destination', detail: 'The destination must be an http or https address.',
+    });
+    expect(errorOf(() => checkDestination('ftp://wiki/', policy)).detail).toBe('The destination must be an https address.');
+  });
+
+  it('refuses the service\'s own IP address, as hostKeyOf writes it', () => {
+    const own = { ...policy, ownHosts: new Set([hostKeyOf(new URL('http://10.0.0.9:3000'))!, hostKeyOf(new URL('http://[::1]:3000'))!]) };
+    expect(inMode('http://10.0.0.9:3000/abcdefg', 'private', own)).toBe('shortener_destination');
+    expect(inMode('https://[0:0::1]/abcdefg', 'private', own)).toBe('shortener_destination');
+    expect(inMode('http://10.0.0.10:3000/abcdefg', 'private', own)).toBe('10.0.0.10');
   });
 });

@@ -153,10 +153,19 @@ describe('limits', () => {
       'The team already holds 1 link; delete one to make room.',
     );
     expect(errorOf(() => checkCreationLimits({ live: 0, lastHour: at(3_599), lastDay: none }, old, now, ones)).detail).toBe(
-      'The team made 1 link in the last hour. Try again in 1 second.',
+      "The team made 1 link in the last hour. That is the operator's limit of new links per team per hour. Try again in 1 second.",
     );
     const changes = errorOf(() => checkChangeLimit(at(1_800), now, ones));
-    expect([changes.detail, changes.retryAfter]).toEqual(['The team made 1 change in the last hour. Try again in 30 minutes.', 1800]);
+    expect([changes.detail, changes.retryAfter]).toEqual(["The team made 1 change in the last hour. That is the operator's limit of changes per team per hour. Try again in 30 minutes.", 1800]);
+  });
+
+  it("names the daily limit, not the first week's, when the first week allows as many", () => {
+    const young = new Date(now.getTime() - 1000);
+    const limits = { ...DEFAULT_LIMITS, perDay: 5, firstWeekPerDay: 10 };
+    const lastDay = { count: 5, oldestAt: now.getTime() };
+    expect(errorOf(() => checkCreationLimits({ live: 0, lastHour: none, lastDay }, young, now, limits)).detail).toBe(
+      "The team made 5 links in the last day. That is the operator's limit of new links per team per day. Try again in 24 hours.",
+    );
   });
 });
 

@@ -59,6 +59,17 @@ describe('getLink', () => {
     expectProblem(server, await getLink(alice, code), 400, 'bad_request', 'code');
   });
 
+  it("a link's name: the problem says codes are 7 characters and how to find a link by its name", async () => {
+    const alice = await server.person();
+    const byName = "to find a link by its name, search the team's links for it: listLinks with q (teamLinks for an assistant)";
+    const long = await getLink(alice, 'team-handbook');
+    expectProblem(server, long, 400, 'bad_request', 'code');
+    expect(long.body.detail).toBe(`code is a link's 7-character code, not its name; ${byName}.`);
+    const seven = await getLink(alice, 'go-docs');
+    expectProblem(server, seven, 404, 'not_found', 'code');
+    expect(seven.body.detail).toBe(`No link has that code: codes are 7 characters of A-Z, a-z and 0-9; ${byName}.`);
+  });
+
   it('code missing: 400 bad_request at code', async () => {
     const alice = await server.person();
     expectProblem(server, await call(server, 'getLink', {}, alice.token), 400, 'bad_request', 'code');

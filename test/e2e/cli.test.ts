@@ -418,6 +418,7 @@ describe('shortlinks CLI', () => {
     );
     await Promise.all(['0', '-3', 'ten', '', '1e3'].map((bad) => refused(2, 'limits', 'set', `--per-day=${bad}`)));
     await refused(2, 'limits', 'set');
+    expect(await refused(2, 'limits', 'set', '--preset', 'public', '--per-day', '50')).toBe('--preset must be one of private: "public"');
     expect(await json('limits', 'show')).toEqual(before);
   });
 
@@ -488,7 +489,7 @@ describe('shortlinks CLI', () => {
     const run = await cli('--help');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: shortlinks <command>/);
-    expect(run.stdout).toContain('limits set [--team-links N]');
+    expect(run.stdout).toContain('limits set [--preset private] [--team-links N]');
   });
 });
 

@@ -128,6 +128,7 @@ async function postgresCounts(db: PgDatabase, tables: string[]): Promise<Record<
 async function fillDatabase(): Promise<void> {
   const owner = await ok('person', 'add', '--email', 'owner@example.com', '--password', PASSWORD, '--agree-terms');
   await ok('person', 'add', '--email', 'invited@example.com'); // a set-password link, no password
+  await ok('person', 'invite', '--email', 'newcomer@example.com'); // a sign-up link
   await ok('person', 'add', '--email', 'helper@example.com', '--password', PASSWORD);
   await ok('person', 'admin', '--email', 'helper@example.com'); // an operator: people.operator must come along
   const team = await ok('team', 'add', '--name', 'Owners', '--owner', 'owner@example.com');

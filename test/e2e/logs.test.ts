@@ -125,12 +125,25 @@ async function throughTheApiAndMcp(token: string): Promise<void> {
   const called = await rpc2026(url).call(token, 'linkByCode', { code: made.body.code });
   expect(called.status).toBe(200);
   answered.set('mcp linkByCode', called.headers.get('x-request-id'));
+  const refused = await rpc2026(url).call(token, 'linkByCode', { code: 'Nope123' });
+  expect(refused.status).toBe(200);
+  answered.set('mcp linkByCode refused', refused.headers.get('x-request-id'));
+  const missing = await fetch(`${url}/v1/getLink`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ code: 'Nope123' }),
+  });
+  expect(missing.status).toBe(404);
+  answered.set('api getLink refused', missing.headers.get('x-request-id'));
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   const client = new Client({ name: 'logs-test', version: '1' });
   await client.connect(transport);
   keep('MCP session id', transport.sessionId);
   const listed = await client.callTool({ name: 'teamLinks', arguments: { team } });
   expect(listed.isError).toBeFalsy();
+  // A refusal in a 2025-11-25 session, answered through the SDK rather than the fast path.
+  const sessionRefused = await client.callTool({ name: 'teamLinks', arguments: { team: 'team_nobody' } });
+  expect(sessionRefused.isError).toBe(true);
   await transport.terminateSession();
   await client.close();
 }
@@ -242,6 +255,12 @@ describe('the log of a run that uses every surface', () => {
     expect(line('api listTeams')).toMatchObject({ surface: 'api', operation: 'listTeams', status: 200, person: run.person });
     expect(line('mcp linkByCode')).toMatchObject({ ...fields, surface: 'mcp', method: 'POST', route: '/mcp', operation: 'linkByCode', status: 200, person: run.person, client: null });
     expect(line('mcp tools/list with an access token')).toMatchObject({ surface: 'mcp', operation: 'tools/list', status: 200, person: run.person, client: run.client });
+    expect(line('mcp linkByCode')).not.toHaveProperty('code');
+    // A refused tool call travels as an isError result in an HTTP 200; its line tells the refusal, as the API's does.
+    expect(line('mcp linkByCode refused')).toMatchObject({ ...fields, surface: 'mcp', operation: 'linkByCode', status: 404, code: 'not_found' });
+    expect(line('api getLink refused')).toMatchObject({ ...fields, surface: 'api', operation: 'getLink', status: 404, code: 'not_found' });
+    const sessionRefused = requests().filter((one) => one.surface === 'mcp' && one.operation === 'teamLinks' && one.status === 404);
+    expect(sessionRefused).toEqual([expect.objectContaining({ code: 'not_found', person: run.person })]);
     expect(line('web POST /signin')).toMatchObject({ ...fields, surface: 'web', method: 'POST', route: '/signin', operation: '/signin', status: 303, person: run.person });
     expect(line('oauth POST /token')).toMatchObject({ ...fields, surface: 'oauth', method: 'POST', route: '/token', status: 200, client: run.client });
   });

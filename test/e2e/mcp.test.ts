@@ -223,6 +223,19 @@ describe('errors', () => {
     const http = await call(server, 'createLink', input, alice.token);
     expect(problem).toEqual(http.body);
   });
+
+  it("a link's name given to linkByCode: the problem says what a code is and how to find a name, as over HTTP", async () => {
+    client = (await connect(alice.token)).client;
+    const byName = "to find a link by its name, search the team's links for it: listLinks with q (teamLinks for an assistant)";
+    const long = problemOf(await tool(client, 'linkByCode', { code: 'team-handbook' }));
+    expect(long).toMatchObject({ status: 400, code: 'bad_request', field: 'code' });
+    expect(long.detail).toBe(`code is a link's 7-character code, not its name; ${byName}.`);
+    expect(long).toEqual((await call(server, 'getLink', { code: 'team-handbook' }, alice.token)).body);
+    const seven = problemOf(await tool(client, 'linkByCode', { code: 'go-docs' }));
+    expect(seven).toMatchObject({ status: 404, code: 'not_found', field: 'code' });
+    expect(seven.detail).toBe(`No link has that code: codes are 7 characters of A-Z, a-z and 0-9; ${byName}.`);
+    expect(seven).toEqual((await call(server, 'getLink', { code: 'go-docs' }, alice.token)).body);
+  });
 });
 
 describe('sessions (R8, R9)', () => {

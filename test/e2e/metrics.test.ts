@@ -102,6 +102,8 @@ describe('METRICS_PORT, one process', () => {
     expect((await send(server.port, 'GET', '/Nope123', BROWSER)).status).toBe(404);
     const call = await rpc2026(`http://127.0.0.1:${server.port}`).call(token, 'linkByCode', { code });
     expect(call.status).toBe(200);
+    const refused = await rpc2026(`http://127.0.0.1:${server.port}`).call(token, 'linkByCode', { code: 'Nope123' });
+    expect(refused.status).toBe(200);
     expect((await send(server.port, 'GET', '/health')).status).toBe(200);
     // Last, as it spends the person's budget: calls until the calls-per-minute limit refuses.
     expect((await runCli(dbPath, 'limits', 'set', '--calls-per-minute', '12')).code).toBe(0);
@@ -141,6 +143,21 @@ describe('METRICS_PORT, one process', () => {
     expect(requests('web', '/health', 200)).toBe(1);
   });
 
+  it("counts a refused MCP tool call (an isError result in an HTTP 200) by its problem's status, not 200", () => {
+    expect(value('shortlinks_requests_total', { surface: 'mcp', operation: 'linkByCode', status: 404 })).toBe(1);
+  });
+
+  it('counts refusals by surface, operation and error code, those of MCP tool calls too', () => {
+    const errors = (surface: string, operation: string, code: string) => value('shortlinks_request_errors_total', { surface, operation, code });
+    expect(errors('api', 'createLink', 'team_full')).toBe(1);
+    expect(errors('api', 'createLink', 'private_destination')).toBe(1);
+    expect(errors('api', 'setDestination', 'limit_reached')).toBe(1);
+    expect(errors('api', 'getLink', 'not_found')).toBe(1);
+    expect(errors('api', 'listTeams', 'rate_limited')).toBe(refusedCalls);
+    expect(errors('mcp', 'linkByCode', 'not_found')).toBe(1);
+    expect(errors('api', 'createLink', 'limit_reached')).toBeUndefined();
+  });
+
   it('times requests in a histogram by surface and operation', () => {
     const labels = { surface: 'redirect', operation: 'visit' };
     expect(value('shortlinks_request_duration_seconds_count', labels)).toBe(5);
@@ -177,6 +194,14 @@ describe('METRICS_PORT, one process', () => {
     expect(value('shortlinks_cache_lookups_total', { cache: 'links', result: 'miss' })).toBe(2);
     expect(value('shortlinks_cache_lookups_total', { cache: 'links', result: 'hit' })).toBe(3);
     expect(value('shortlinks_cache_lookups_total', { cache: 'store-reads', result: 'hit' })).toBeGreaterThan(0);
+  });
+
+  it('leaves out the series of its own that never moved: no counter at 0, no histogram without an observation', () => {
+    const still = [...series].filter(([name, value]) => name.startsWith('shortlinks_') && /_(total|count)(\{|$)/.test(name) && value === 0);
+    expect(still.map(([name]) => name)).toEqual([]);
+    // A store call timed once and one never called: only the first is there.
+    expect(value('shortlinks_database_duration_seconds_count', { call: 'links.create' })).toBe(3);
+    expect([...series.keys()].filter((name) => name.includes('call="teams.removeMember"'))).toEqual([]);
   });
 
   it("has the process's own metrics", () => {

@@ -53,10 +53,18 @@ function disconnect(cookie: string, fields: Record<string, string>, headers: Rec
   });
 }
 
-const formOf = (html: string) => ({
-  _csrf: /name="_csrf" value="([^"]+)"/.exec(html)![1]!,
-  grant: /name="grant" value="([^"]+)"/.exec(html)![1]!,
-});
+/**
+ * The form that disconnects the person's (first) assistant: on the page its Disconnect… link opens, which asks
+ * first (the list itself has no form).
+ */
+async function disconnectForm(cookie: string): Promise<{ _csrf: string; grant: string }> {
+  const asks = /href="(\/assistants\/revoke\?grant=[^"]+)"/.exec(await page(cookie))![1]!;
+  const res = await fetch(`${server.url}${asks}`, { headers: { cookie }, redirect: 'manual' });
+  expect(res.status).toBe(200);
+  const html = await res.text();
+  expect(html).toContain('<button type="submit" class="danger">Disconnect</button>');
+  return { _csrf: /name="_csrf" value="([^"]+)"/.exec(html)![1]!, grant: /name="grant" value="([^"]+)"/.exec(html)![1]! };
+}
 
 describe('the connected assistants page', () => {
   it('signed out: to /signin, coming back here', async () => {
@@ -77,16 +85,33 @@ describe('the connected assistants page', () => {
     expect(html).toContain('127.0.0.1:33418 (an app on your own computer), claude.ai');
     expect(html).toContain('2026-11-21 12:00 UTC');
     expect(html).toContain('12:05 UTC'); // last used, by the /mcp call
-    expect(html).toContain('aria-label="Disconnect Claude"');
+    expect(html).toContain('aria-label="Disconnect Claude…">Disconnect…</a>');
     // Nobody else's assistants.
     const other = await server.person();
     expect(await page(await browserOf(server, other.personId))).toContain('No assistant is connected.');
   });
 
+  it('tells two connections of one assistant apart: first connected and last used, and Disconnect says which', async () => {
+    const first = await connected('Twice');
+    server.clock.advance(60 * 60_000);
+    const second = await connected('Twice', first.cookie, first.personId);
+    server.clock.advance(5 * 60_000);
+    expect(await mcpStatus(second.tokens.access_token)).toBe(200);
+    const html = await page(first.cookie);
+    const connectedAt = (at: string) => `aria-label="Disconnect Twice, first connected ${at}`;
+    const [one, two] = [/<td data-label="First connected">([^<]+)<\/td>/g].flatMap((re) => [...html.matchAll(re)].map((m) => m[1]!));
+    expect([one, two]).toHaveLength(2);
+    expect(one).not.toBe(two);
+    expect(html).toContain('<th scope="col">First connected</th><th scope="col">Last used</th>');
+    expect(html).toContain(connectedAt(one!));
+    expect(html).toContain(connectedAt(two!));
+    const used = [...html.matchAll(/<td data-label="Last used">([^<]+)<\/td>/g)].map((m) => m[1]);
+    expect(new Set(used).size).toBe(2);
+  });
+
   it('disconnecting revokes its access and refresh tokens at once', async () => {
     const alice = await connected('Solo');
-    const html = await page(alice.cookie);
-    const res = await disconnect(alice.cookie, formOf(html), { origin: server.url });
+    const res = await disconnect(alice.cookie, await disconnectForm(alice.cookie), { origin: server.url });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/assistants?disconnected=1');
     expect(await mcpStatus(alice.tokens.access_token)).toBe(401);
@@ -97,7 +122,7 @@ describe('the connected assistants page', () => {
 
   it('refuses a disconnect without the CSRF field: 403, nothing revoked', async () => {
     const bob = await connected('Kept');
-    const { grant } = formOf(await page(bob.cookie));
+    const { grant } = await disconnectForm(bob.cookie);
     const res = await disconnect(bob.cookie, { grant });
     expect(res.status).toBe(403);
     expect(await mcpStatus(bob.tokens.access_token)).toBe(200);
@@ -107,8 +132,8 @@ describe('the connected assistants page', () => {
     const carol = await connected('Carols');
     const mallory = await server.person();
     const malloryCookie = await browserOf(server, mallory.personId);
-    const { grant } = formOf(await page(carol.cookie));
-    const { _csrf } = formOf(await page((await connected('Mallorys', malloryCookie, mallory.personId)).cookie));
+    const { grant } = await disconnectForm(carol.cookie);
+    const { _csrf } = await disconnectForm((await connected('Mallorys', malloryCookie, mallory.personId)).cookie);
     const res = await disconnect(malloryCookie, { _csrf, grant });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/assistants');
@@ -125,7 +150,7 @@ describe('the connected assistants page', () => {
       }));
     }
     const html = await page(cookie);
-    expect(html.match(/name="grant"/g)).toHaveLength(1);
+    expect(html.match(/href="\/assistants\/revoke\?grant=/g)).toHaveLength(1);
     expect(html).toContain('<td data-label="Scopes">links</td>');
   });
 });

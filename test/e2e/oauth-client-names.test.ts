@@ -109,7 +109,7 @@ describe('names stored before the rule', () => {
     await consent(server, cookie, authorization(client.id));
     const assistants = await (await fetch(`${server.url}/assistants`, { headers: { cookie } })).text();
     expect(assistants).toContain(`<td data-label="Assistant" class="wrap">${shown}</td>`);
-    expect(assistants).toContain(`aria-label="Disconnect ${shown}"`);
+    expect(assistants).toContain(`aria-label="Disconnect ${shown}…"`);
     expect(assistants).not.toMatch(/[\u0000\u202e]/);
   });
 

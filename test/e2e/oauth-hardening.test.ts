@@ -527,7 +527,7 @@ describe('7. a metadata document client is headlined by its host, its self-chose
     expect((await signIn(server, cookie, clientId)).status).toBe(200);
     const page = await (await fetch(`${server.url}/assistants`, { headers: { cookie } })).text();
     expect(page).toContain(`<td data-label="Assistant" class="wrap">${host}<br><span class="muted">calls itself “Claude” (unverified)</span></td>`);
-    expect(page).toContain(`aria-label="Disconnect ${host}"`);
+    expect(page).toContain(`aria-label="Disconnect ${host}…"`);
   });
 });
 

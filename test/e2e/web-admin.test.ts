@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { cliJson, runCli } from '../helpers/cli.js';
 import { call, expectProblem, type TestServer } from '../helpers/server.js';
 import { startSharedPair } from '../helpers/shared-servers.js';
 import { memberWithTeam, WebVisitor, type WebPage } from '../helpers/web-forms.js';
@@ -58,7 +58,7 @@ beforeAll(async () => {
   member = await someone();
 });
 
-const PAGES = ['/admin', '/admin/links', '/admin/links?code=AAAAAAA', '/admin/links/AAAAAAA/disable', '/admin/blocklist', '/admin/limits'];
+const PAGES = ['/admin', '/admin/links', '/admin/links?code=AAAAAAA', '/admin/links/AAAAAAA/disable', '/admin/blocklist', '/admin/limits', '/admin/settings'];
 
 describe('who may use the operator pages', () => {
   it('shows "Operator" in the header to operators only', async () => {
@@ -87,6 +87,7 @@ describe('who may use the operator pages', () => {
       ['/admin/blocklist', { domain: 'example.org' }, blocked, ['example.net']],
       ['/admin/blocklist/remove', { domain: 'example.net' }, blocked, ['example.net']],
       ['/admin/limits', { 'team-links': '7' }, async () => (await store.settings.limits()).maxLinksPerTeam, 25],
+      ['/admin/settings', { signup: 'closed' }, async () => (await store.settings.serviceSettings()).signup, 'open'],
     ];
     for (const [action, fields, now, unchanged] of forms) {
       for (const path of [action, `${action}/`]) {
@@ -381,5 +382,35 @@ describe('the limits', () => {
     }
     expect(noticeOf(await get(operator, '/admin/limits?done=unchanged'))).toBe('Nothing changed: no limit was edited.');
     expect(await a.app.ctx.store.settings.limits()).toEqual(before);
+  });
+});
+
+describe('the settings', () => {
+  it('shows who may sign up, with its flag and value; saving it applies on every process at once', async () => {
+    const page = await get(operator, '/admin/settings');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<label for="f-signup">Who may make an account (--signup, now open)</label>');
+    expect(page.body).toContain('<option value="open" selected>Anyone (open)</option>');
+    try {
+      const saved = await operator.visitor.submit('/admin/settings', '/admin/settings', { signup: 'closed' });
+      expect(saved.status).toBe(303);
+      expect(saved.location).toBe('/admin/settings?done=saved');
+      expect(noticeOf(await get(operator, saved.location!))).toBe('Settings saved: every process applies them from its next request.');
+      expect(await cliJson(a.dbPath, 'settings', 'show')).toMatchObject({ signup: 'closed' });
+      // Process b refuses a sign-up on its very next request.
+      const signup = await new WebVisitor(b.url).submit('/signin', '/signup', { email: 'after-closing@example.com', password: 'correct horse battery' });
+      expect(signup.status).toBe(403);
+      expect(await b.app.ctx.store.people.findByEmail('after-closing@example.com')).toBeNull();
+      expect((await get(operator, '/admin/settings')).body).toContain('<option value="closed" selected>');
+    } finally {
+      await a.app.ctx.store.settings.setServiceSettings({ signup: 'open' });
+    }
+  });
+
+  it('refuses a value settings set does not take (400), saving nothing', async () => {
+    const page = await operator.visitor.submit('/admin/settings', '/admin/settings', { signup: 'sometimes' });
+    expect(page.status).toBe(400);
+    expect(unescape(alertOf(page))).toBe('Nothing was saved. --signup must be one of open, invite, closed: "sometimes".');
+    expect((await a.app.ctx.store.settings.serviceSettings()).signup).toBe('open');
   });
 });

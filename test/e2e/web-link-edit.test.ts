@@ -214,7 +214,7 @@ describe('the edit page', () => {
     const page = await edit(who, code, { destination: 'https://example.org/two', name: 'edit-stopped', note: 'first' });
     expect(page.status).toBe(429);
     expect(boxOf(page, 'alert')).toBeUndefined();
-    expect(faultOf(page, 'name')).toMatch(/^The team made 1 change in the last hour\. Try again in \d+ minutes\.$/);
+    expect(faultOf(page, 'name')).toMatch(/^The team made 1 change in the last hour\. That is the operator's limit of changes per team per hour\. Try again in \d+ minutes\.$/);
     expect(faultOf(page, 'destination')).toBe(faultOf(page, 'name'));
     expect(await getLink(who, code)).toMatchObject({ destination: 'https://example.org/one', name: null });
   });

@@ -94,9 +94,12 @@ describe('the list of links', () => {
     const api = await call(server, 'listLinks', { team, q: 'POSTER' }, token);
     expect(codesOf(found)).toEqual(api.body.data.map((l: { code: string }) => l.code));
     expect(found.body).toContain('id="find-q" name="q" type="text" value="POSTER"');
+    expect(found.body).toContain('<p class="matches" role="status">2 links match.</p>');
+    expect(await get(visitor, '/app')).not.toMatchObject({ body: expect.stringContaining('class="matches"') });
 
     const flagged = await get(visitor, '/app?state=flagged');
     expect(codesOf(flagged)).toEqual([plain]);
+    expect(flagged.body).toContain('<p class="matches" role="status">1 link matches.</p>');
     expect(flagged.body).toContain('<span class="state state-flagged">flagged</span>');
     expect(flagged.body).toContain('<option value="flagged" selected>flagged</option>');
     expect(codesOf(await get(visitor, '/app?state=active&q=example'))).toEqual([named, poster]);
@@ -113,6 +116,11 @@ describe('the list of links', () => {
     const made = await call(server, 'createLinks', { team, links: Array.from({ length: 23 }, (_, i) => ({ destination: `https://example.com/page/${i}` })) }, token);
     expect(made.status).toBe(200);
     const newestFirst = (made.body.results as Array<{ link: { code: string } }>).map((r) => r.link.code).reverse();
+
+    // A search of more than a page counts every match, on each of its pages.
+    const matching = await get(visitor, '/app?q=example.com%2Fpage');
+    expect(matching.body).toContain('<p class="matches" role="status">23 links match.</p>');
+    expect((await get(visitor, pagingHref(matching, 'next')!)).body).toContain('<p class="matches" role="status">23 links match.</p>');
 
     const first = await get(visitor, '/app');
     expect(codesOf(first)).toEqual(newestFirst.slice(0, 10));

@@ -50,6 +50,10 @@ describe('making a token on the Developers page', () => {
     expect(token).toMatch(/^sl_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/);
     expect(sealed).not.toContain(token.slice(20));
     expect(shown.body).toContain(`<h2 id="made-title" style="margin-top:0">Your new token “Deploy script” for <a href="/teams/${team}">Tokens team</a></h2>`);
+    // A Copy button for the token, named without it (its label is read out); the page script it needs is allowed.
+    expect(shown.body).toContain(`<button type="button" class="quiet" data-copy="${token}" data-copied="the token" aria-label="Copy the token" hidden>Copy</button>`);
+    expect(shown.body).toContain('<script src="/app/scripts/page.js" defer></script>');
+    expect(shown.headers.get('content-security-policy')).toMatch(/; script-src 'self'$/);
     expect(shown.body).toMatch(/<tr><td data-label="Label" class="wrap">Deploy script<\/td><td data-label="Team"><a href="\/teams\/team_[A-Za-z0-9]+">Tokens team<\/a><\/td>/);
     expect(setCookie(shown, 'sl_new_token')).toMatch(/^sl_new_token=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's chromium (CI installs it); CHROMIUM_PATH points elsewhere. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,4 +23,30 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${baseUrl}/app`);
+}
+
+/** `run` on a page of a context of its own, closed after; a step that waits fails after 5 s, well inside a test's time. */
+export async function withPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext(options);
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(5_000);
+    await run(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The faults the page reports as it runs, collected: console errors, policy refusals and uncaught errors. */
+export function pageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
 }

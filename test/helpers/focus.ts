@@ -53,7 +53,8 @@ export async function walkWithTab(page: Page, maxSteps = 250): Promise<FocusWalk
     }
     const controls = [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, [tabindex="0"]')].filter((el) => {
       const box = (el as HTMLElement).getBoundingClientRect();
-      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden' && !(el as HTMLButtonElement).disabled;
+      // checkVisibility: not inside a folded disclosure (a closed <details>), whose controls Tab rightly skips.
+      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden' && el.checkVisibility() && !(el as HTMLButtonElement).disabled;
     });
     const seen = new Set(reached);
     return { backwards, unreached: controls.filter((el) => !seen.has(el)).map(name) };

@@ -20,6 +20,20 @@ describe('tallies, the metrics of the hot paths', () => {
     );
   });
 
+  it('leave out the series that never moved: a counter at 0, a histogram with no observation', async () => {
+    const requests = new TallyCounter('requests_total', 'Requests.', ['status']);
+    requests.of('200').value += 1;
+    requests.of('500');
+    const durations = new TallyHistogram('seconds', 'Time.', ['call'], [1]);
+    durations.of('used').observe(0.5);
+    durations.of('unused');
+    const text = await registryOf(requests, durations).metrics();
+    expect(text).toContain('requests_total{status="200"} 1\n');
+    expect(text).not.toContain('status="500"');
+    expect(text).toContain('seconds_count{call="used"} 1\n');
+    expect(text).not.toContain('unused');
+  });
+
   it('hand out one series object per label values, which counting only adds to', () => {
     const counter = new TallyCounter('c_total', 'C.', ['kind']);
     expect(counter.of('a')).toBe(counter.of('a'));

@@ -43,8 +43,22 @@ describe('operator: the blocklist and the limits', () => {
     expect(await refusal(setLimits(db.store, {}))).toEqual({
       status: 400,
       code: 'bad_request',
-      message: `limits set needs at least one of ${Object.keys(LIMIT_FLAGS).map((flag) => `--${flag}`).join(', ')}`,
+      message: `limits set needs --preset or at least one of ${Object.keys(LIMIT_FLAGS).map((flag) => `--${flag}`).join(', ')}`,
       field: null,
     });
+  });
+
+  it('--preset private lifts every creation and change limit, keeps the others, and lets a flag given with it win', async () => {
+    const before = await setLimits(db.store, { 'calls-per-minute': '120', 'team-links': '30' });
+    const lifted = { maxLinksPerTeam: 1_000_000_000, perHour: 1_000_000_000, perDay: 1_000_000_000, firstWeekPerDay: 1_000_000_000, changesPerHour: 1_000_000_000 };
+    expect(await setLimits(db.store, {}, 'private')).toEqual({ ...before, ...lifted, callsPerMinute: 120 });
+    expect(await setLimits(db.store, { 'per-day': '500' }, ' private ')).toEqual({ ...before, ...lifted, perDay: 500 });
+    expect(await refusal(setLimits(db.store, { 'per-hour': '5' }, 'public'))).toEqual({
+      status: 400,
+      code: 'bad_request',
+      message: '--preset must be one of private: "public"',
+      field: 'preset',
+    });
+    expect((await showLimits(db.store)).perHour).toBe(1_000_000_000);
   });
 });

@@ -26,3 +26,51 @@ describe('ClickCounter.close', () => {
     expect(written[1]!.get('link-b')!.get('2026-11-27')).toBe(1);
   });
 });
+
+/** A click store that refuses its first `failures` writes and keeps each batch it took, as plain objects. */
+function keptClicks(failures = 0): { store: ClickStore; written: Array<Record<string, Record<string, number>>> } {
+  const written: Array<Record<string, Record<string, number>>> = [];
+  let refused = 0;
+  const store = {
+    add: async (batch: Map<string, Map<string, number>>) => {
+      if (refused++ < failures) throw new Error('disk full');
+      written.push(Object.fromEntries([...batch].map(([link, days]) => [link, Object.fromEntries(days)])));
+    },
+  } as unknown as ClickStore;
+  return { store, written };
+}
+
+describe('ClickCounter.flush', () => {
+  it('writes each link by UTC day, across the turn of a day and a clock set back', async () => {
+    const { store, written } = keptClicks();
+    const counter = new ClickCounter(store);
+    counter.count('link-a', new Date('2026-11-27T23:59:59.900Z'));
+    counter.count('link-a', new Date('2026-11-27T23:59:59.950Z'));
+    counter.count('link-b', new Date('2026-11-27T23:59:59.990Z'));
+    counter.count('link-a', new Date('2026-11-28T00:00:00.010Z'));
+    counter.count('link-a', new Date('2026-11-27T23:59:59.999Z')); // the clock set back a little
+    counter.count('link-b', new Date('2026-11-28T00:00:01Z'));
+    await counter.flush();
+    expect(written).toEqual([
+      { 'link-a': { '2026-11-27': 3, '2026-11-28': 1 }, 'link-b': { '2026-11-27': 1, '2026-11-28': 1 } },
+    ]);
+    counter.count('link-c', new Date('2026-11-28T00:00:02Z'));
+    await counter.flush();
+    expect(written[1]).toEqual({ 'link-c': { '2026-11-28': 1 } });
+    await counter.close();
+  });
+
+  it('keeps the counts of a failed write and adds them to the next one', async () => {
+    const { store, written } = keptClicks(1);
+    const counter = new ClickCounter(store);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at);
+    counter.count('link-a', at);
+    expect(await counter.flush()).toBeInstanceOf(Error);
+    counter.count('link-a', at);
+    counter.count('link-b', new Date('2026-11-28T08:00:00Z'));
+    expect(await counter.flush()).toBeUndefined();
+    expect(written).toEqual([{ 'link-a': { '2026-11-27': 3 }, 'link-b': { '2026-11-28': 1 } }]);
+    await counter.close();
+  });
+});

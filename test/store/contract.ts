@@ -13,6 +13,7 @@ import { moderation } from './contract/moderation.js';
 import { oauth } from './contract/oauth.js';
 import { peopleAndTeams } from './contract/people-teams.js';
 import { sessions } from './contract/sessions.js';
+import { signup } from './contract/signup.js';
 import { teamChanges } from './contract/team-changes.js';
 import { tokens } from './contract/tokens.js';
 
@@ -39,6 +40,7 @@ export function storeContract(name: string, open: OpenStore): void {
     idempotency(open);
     idempotentWrites(open);
     sessions(open);
+    signup(open);
     oauth(open);
   });
 }

@@ -103,6 +103,11 @@ describe('a server whose PostgreSQL goes away', () => {
   it('answers 503 everywhere while it cannot connect at all, and 200 once it can', async () => {
     const made = await api('createLink', { team, destination: 'https://example.com/kept' });
     expect(made.status).toBe(200);
+    // The sign-in form, fetched while the database answers: the page reads the sign-up mode, so during the outage
+    // it answers 503 itself (below), and the form's POST is what is sent then.
+    const visitor = new WebVisitor(url);
+    const form = await visitor.request('GET', '/signin');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
     proxy.refuse(true);
     proxy.cut();
     try {
@@ -111,9 +116,12 @@ describe('a server whose PostgreSQL goes away', () => {
       const visit = await fetch(`${url}/Zz9Zz9Z`, { headers: BROWSER, redirect: 'manual' });
       expect([visit.status, visit.headers.get('retry-after')]).toEqual([503, '5']);
       await visit.text();
-      const signIn = await new WebVisitor(url).submit('/signin', '/signin', { email: 'outage@example.com', password: PASSWORD });
+      const signIn = await visitor.request('POST', '/signin', { _csrf: csrf, email: 'outage@example.com', password: PASSWORD });
       expect([signIn.status, signIn.headers.get('retry-after')]).toEqual([503, '5']);
       expect(signIn.body).toContain('<h1>Not available right now</h1><p>The database cannot be reached right now; retry in a few seconds.</p>');
+      const page = await visitor.request('GET', '/signin');
+      expect([page.status, page.headers.get('retry-after')]).toEqual([503, '5']);
+      expect(page.body).toContain('<h1>Not available right now</h1>');
       // /mcp cannot check the token without the database: the same 503, before any JSON-RPC.
       const tool = await rpc2026(url).call(token, 'linkByCode', { code: 'Zz9Zz9Z' });
       expect([tool.status, tool.headers.get('retry-after'), tool.body.code]).toEqual([503, '5', 'service_unavailable']);

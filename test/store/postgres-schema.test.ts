@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type PgDatabase } from '../../src/store/postgres/database.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
@@ -152,6 +153,35 @@ function planNodes(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(planNodes)];
 }
 
+/**
+ * Every statement PostgreSQL runs for `work` on one connection, with the nodes of its plan, those inside functions
+ * too (the search is a PL/pgSQL function, search-function.ts, whose EXPLAIN shows only the call): auto_explain sends
+ * each plan to the client as a notice.
+ */
+async function plansOf(db: PgDatabase, { analyze }: { analyze: boolean }, work: (client: pg.PoolClient) => Promise<unknown>) {
+  const client = await db.pool.connect();
+  const plans: Array<{ query: string; nodes: PlanNode[] }> = [];
+  const notice = (message: pg.NoticeMessage) => {
+    const text = message.message ?? '';
+    if (!text.startsWith('duration:')) return;
+    const logged = JSON.parse(text.slice(text.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode };
+    plans.push({ query: logged['Query Text'], nodes: planNodes(logged.Plan) });
+  };
+  try {
+    await client.query(`LOAD 'auto_explain'`);
+    for (const setting of ['log_min_duration = 0', 'log_nested_statements = on', 'log_format = json', `log_analyze = ${analyze}`]) {
+      await client.query(`SET auto_explain.${setting}`);
+    }
+    await client.query('SET client_min_messages = log');
+    client.on('notice', notice);
+    await work(client);
+    return plans;
+  } finally {
+    client.off('notice', notice);
+    client.release(true); // not back to the pool with auto_explain loaded
+  }
+}
+
 describe('the PostgreSQL schema for links', () => {
   /**
    * A database with teams `big` and `small` and, when asked, `many` links of `big`'s. Its pool has no statement
@@ -225,36 +255,47 @@ describe('the PostgreSQL schema for links', () => {
     expect(indexes.rows).toEqual([
       { indexname: 'links_search_grams', indexdef: expect.stringMatching(/USING gin \(link_search_grams\(team_id, seq, link_search_text\(.*\)\)\)/) },
     ]);
-    // The statement the store runs, explained: a plan that read the table instead would compute the grams of every
-    // link it passed (25 µs each), and "/" is in all of them.
+    // The statements the store runs, as PostgreSQL planned them: a plan that read the table instead would compute the
+    // grams of every link it passed (25 µs each), and "/" is in all of them. A limit above the probe's, so that every
+    // q reaches the older buckets, whose plan is the one made once for every q.
     for (const q of ['/', 'e', 'needle', 'https://example.com/page/']) {
-      const plans: PlanNode[][] = [];
-      const explain = {
-        query: async (text: string, values: unknown[]) => {
-          plans.push(planNodes((await db.pool.query(`EXPLAIN (FORMAT JSON) ${text}`, values)).rows[0]['QUERY PLAN'][0].Plan));
-          return { rows: [] };
-        },
-      };
-      await pgLinkSearch(explain)('big', { state: null, q }, { limit: 50, after: null });
-      expect(plans.flat()).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': 'links_search_grams' }));
-      expect(plans.flat().filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+      const plans = await plansOf(db, { analyze: false }, (client) =>
+        pgLinkSearch(client)('big', { state: null, q }, { limit: PROBE + 50, after: null }),
+      );
+      const nodes = plans.flatMap((plan) => plan.nodes);
+      expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': 'links_search_grams' }));
+      expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     }
     expect((await pgLinkSearch(db.pool)('big', { state: null, q: 'NEEDLE' }, { limit: 50, after: null })).map((link) => link.code)).toEqual(['rare']);
     // Run: "a1" is in about 1 link of 9 (hex digests), too few to fill 50 from the probe, enough in the newest bucket
     // (seqs 16,384 to 20,001): the older buckets are never read.
-    const run = async (q: string) => {
-      const result = await db.pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${lastText}`, [...lastValues.slice(0, 3), q]);
-      return planNodes(result.rows[0]['QUERY PLAN'][0].Plan) as Array<PlanNode & { 'Actual Loops': number; 'Actual Rows': number }>;
-    };
-    let lastText = '';
-    let lastValues: unknown[] = [];
-    await pgLinkSearch({ query: async (text: string, values: unknown[]) => ((lastText = text), (lastValues = values), { rows: [] }) })(
-      'big', { state: null, q: 'a1' }, { limit: 50, after: null },
+    const run = await plansOf(db, { analyze: true }, (client) =>
+      pgLinkSearch(client)('big', { state: null, q: 'a1' }, { limit: 50, after: null }),
     );
-    const candidates = (await run('a1')).filter((node) => node['Index Name'] === 'links_search_grams');
+    const candidates = (run.flatMap((plan) => plan.nodes) as Array<PlanNode & { 'Actual Loops': number; 'Actual Rows': number }>).filter(
+      (node) => node['Index Name'] === 'links_search_grams',
+    );
     expect(candidates).toEqual([expect.objectContaining({ 'Actual Loops': 1 })]);
     expect(candidates[0]!['Actual Rows']).toBeLessThan(1000);
   }, 60_000); // 9 s here, for the seed and VACUUM; more than twice that on a loaded CI runner
+
+  it('reads a search in one state down (team, state, seq), even a state the statistics never saw', async () => {
+    const db = await withLinks(20_000);
+    await db.pool.query('VACUUM ANALYZE links');
+    // After the statistics: as far as the planner knows, every link is active.
+    await db.pool.query(`UPDATE links SET state = 'flagged' WHERE id IN ('link_7', 'link_70')`);
+    const plans = await plansOf(db, { analyze: false }, async (client) => {
+      const found = await pgLinkSearch(client)('big', { state: 'flagged', q: 'example' }, { limit: 50, after: null });
+      expect(found.map((link) => link.code)).toEqual(['c70', 'c7']);
+    });
+    // The probe and its count: walking links_pkey instead would read all 20,000 links to find the two.
+    const probes = plans.filter((plan) => plan.query.includes('l.state = in_state'));
+    expect(probes).toHaveLength(2);
+    for (const probe of probes) {
+      expect(probe.nodes).toContainEqual(expect.objectContaining({ 'Index Name': 'links_by_team_state' }));
+      expect(probe.nodes.filter((node) => node['Index Name'] === 'links_pkey')).toEqual([]);
+    }
+  }, 60_000);
 
   it('holds every 1–3 character substring of a link among its grams, so a short q is answered exactly', async () => {
     const db = await withLinks(0);

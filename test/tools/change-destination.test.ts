@@ -123,7 +123,7 @@ describe('changeDestination', () => {
       h.clock.advance(60_000);
       await change('https://example.org/2');
       expect(await change('https://example.org/3')).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 2 changes in the last hour. Try again in 59 minutes.'),
+        ...problem(429, 'limit_reached', null, "The team made 2 changes in the last hour. That is the operator's limit of changes per team per hour. Try again in 59 minutes."),
         retryAfter: 3540,
       });
       expect((await h.stored(made.code))?.destination).toBe('https://example.org/2');

@@ -381,7 +381,7 @@ describe('createLink', () => {
       await h.setLimits({ perHour: 3 });
       for (let i = 0; i < 3; i++) await h.link(alice);
       expect(await create({ destination: 'https://example.com/' })).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 3 links in the last hour. Try again in 60 minutes.'),
+        ...problem(429, 'limit_reached', null, "The team made 3 links in the last hour. That is the operator's limit of new links per team per hour. Try again in 60 minutes."),
         retryAfter: 3600,
       });
       h.clock.advance(10 * 60_000);
@@ -403,7 +403,7 @@ describe('createLink', () => {
       await h.setLimits({ perHour: 1000, perDay: 3, firstWeekPerDay: 1000 });
       for (let i = 0; i < 3; i++) await h.link(alice);
       expect(await create({ destination: 'https://example.com/' })).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 3 links in the last day. Try again in 24 hours.'),
+        ...problem(429, 'limit_reached', null, "The team made 3 links in the last day. That is the operator's limit of new links per team per day. Try again in 24 hours."),
         retryAfter: 86_400,
       });
       h.clock.advance(HOUR + 1);
@@ -415,7 +415,7 @@ describe('createLink', () => {
     it('in its first 7 days a team may make 10 links a day (by default), saying so', async () => {
       for (let i = 0; i < 10; i++) await h.link(alice);
       expect(await create({ destination: 'https://example.com/' })).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 10 links in the last day (a team in its first week). Try again in 24 hours.'),
+        ...problem(429, 'limit_reached', null, "The team made 10 links in the last day (a team in its first week). That is the operator's limit of new links per team per day in a team's first week. Try again in 24 hours."),
         retryAfter: 86_400,
       });
     });
@@ -429,7 +429,7 @@ describe('createLink', () => {
       for (let i = 0; i < 2; i++) await h.link(alice);
       // Four in the last day: the two made 12 hours ago leave the window in 12 hours.
       expect(await create({ destination: 'https://example.com/' })).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 4 links in the last day. Try again in 12 hours.'),
+        ...problem(429, 'limit_reached', null, "The team made 4 links in the last day. That is the operator's limit of new links per team per day. Try again in 12 hours."),
         retryAfter: 43_200,
       });
     });

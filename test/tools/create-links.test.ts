@@ -134,7 +134,7 @@ describe('createLinks', () => {
       link: null,
       status: 429,
       code: 'limit_reached',
-      message: 'The team made 2 links in the last hour. Try again in 60 minutes.',
+      message: "The team made 2 links in the last hour. That is the operator's limit of new links per team per hour. Try again in 60 minutes.",
     });
     expect(await h.call(createLink, alice, { team: alice.teamId, destination: 'https://example.com/d' })).toMatchObject({
       code: 'limit_reached',

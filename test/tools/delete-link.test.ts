@@ -78,7 +78,7 @@ describe('deleteLink', () => {
     await remove((await h.link(alice)).code);
     await remove((await h.link(alice)).code);
     expect(await remove()).toEqual({
-      ...problem(429, 'limit_reached', null, 'The team made 2 changes in the last hour. Try again in 60 minutes.'),
+      ...problem(429, 'limit_reached', null, "The team made 2 changes in the last hour. That is the operator's limit of changes per team per hour. Try again in 60 minutes."),
       retryAfter: 3600,
     });
     expect(await h.stored(made.code)).toEqual(made);

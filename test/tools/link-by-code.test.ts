@@ -86,6 +86,22 @@ describe('linkByCode', () => {
     expect(await get(code)).toEqual(problem(400, 'bad_request', 'code'));
   });
 
+  const BY_NAME = "to find a link by its name, search the team's links for it: listLinks with q (teamLinks for an assistant)";
+
+  it('a name of another length: 400 bad_request at code, saying what a code is and how to find a name', async () => {
+    await h.link(alice, { name: 'team-handbook' });
+    expect(await get('team-handbook')).toEqual(
+      problem(400, 'bad_request', 'code', `code is a link's 7-character code, not its name; ${BY_NAME}.`),
+    );
+  });
+
+  it('a 7-character name: 404 not_found at code, saying what a code is and how to find a name', async () => {
+    await h.link(alice, { name: 'go-docs' });
+    expect(await get('go-docs')).toEqual(
+      problem(404, 'not_found', 'code', `No link has that code: codes are 7 characters of A-Z, a-z and 0-9; ${BY_NAME}.`),
+    );
+  });
+
   it('code missing: 400 bad_request at code', async () => {
     expect(await h.call(linkByCode, alice, {})).toEqual(problem(400, 'bad_request', 'code', 'code is required.'));
   });

@@ -149,7 +149,7 @@ describe('renameLink', () => {
       await rename('one');
       await rename('two');
       expect(await rename('three')).toEqual({
-        ...problem(429, 'limit_reached', null, 'The team made 2 changes in the last hour. Try again in 60 minutes.'),
+        ...problem(429, 'limit_reached', null, "The team made 2 changes in the last hour. That is the operator's limit of changes per team per hour. Try again in 60 minutes."),
         retryAfter: 3600,
       });
       expect(await h.stored(made.code)).toMatchObject({ name: 'two' });

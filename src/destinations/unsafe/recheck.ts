@@ -88,7 +88,9 @@ export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
       for (const link of batch) {
         let key: string;
         try {
-          key = lookupKeyOf(checkAddress(link.destination));
+          // Read as the private destinations mode reads them, the wider of the two: a link made under it (http, an
+          // intranet name) is judged by the lists as any other, and what the public mode takes reads the same.
+          key = lookupKeyOf(checkAddress(link.destination, 'destination', 'private'));
         } catch {
           result.skipped++;
           continue;

@@ -16,6 +16,7 @@ import { pgModeration } from './moderation.js';
 import { pgOAuth } from './oauth.js';
 import { pgOperations } from './operations.js';
 import { pgPasswordLinks } from './password-links.js';
+import { pgSignupInvitations } from './signup-invitations.js';
 import { pgPeople } from './people.js';
 import { pgRates } from './rates.js';
 import { postgresReadiness } from './readiness.js';
@@ -79,6 +80,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     rates: pgRates(pool, reserved),
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
+    signupInvitations: pgSignupInvitations(pool),
     invitations: pgInvitations(pool, accessWrite),
     oauth: { ...pgOAuth(pool, random), token: quick.oauth.token },
     mcpSessions: pgMcpSessions(pool, changes),

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
-import { limitsFrom } from '../stored-limits.js';
+import type { ServiceSettings } from '../../domain/service-settings.js';
+import { limitsFrom, serviceSettingsFrom } from '../stored-limits.js';
 import { settingsSql } from '../sql/settings.js';
 import type { PgPool } from './database.js';
 import { changed, row, rows, type Queryable } from './query.js';
 
 interface Cached {
   limits: Limits;
+  service: ServiceSettings;
   blocked: ReadonlySet<string>;
 }
 
@@ -27,9 +29,10 @@ export interface SettingsChanges {
 }
 
 /**
- * Operator settings: limits, the blocklist and the cursor secret. Limits and the blocklist are read on every API
- * call, so they are kept in memory until `forget()`, which the store calls when any process changed them; each read
- * first catches up with the changes committed elsewhere, so a limit set by the CLI holds on the very next call.
+ * Operator settings: limits, service settings, the blocklist and the cursor secret. All but the secret are read on
+ * every API call or sign-up, so they are kept in memory until `forget()`, which the store calls when any process
+ * changed them; each read first catches up with the changes committed elsewhere, so a limit set by the CLI holds
+ * on the very next call.
  */
 export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
   // The read itself is kept, so calls that arrive while it runs share it. forget() drops it: a read begun before
@@ -42,11 +45,16 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
   };
 
   const read = async (): Promise<Cached> => {
-    const [stored, blocked] = await Promise.all([
+    const [stored, service, blocked] = await Promise.all([
       row(pool, settingsSql.value, { key: 'limits' }),
+      row(pool, settingsSql.value, { key: 'service' }),
       rows(pool, settingsSql.blocked, {}),
     ]);
-    return { limits: limitsFrom(stored?.value), blocked: new Set(blocked.map(({ domain }) => domain)) };
+    return {
+      limits: limitsFrom(stored?.value),
+      service: serviceSettingsFrom(service?.value),
+      blocked: new Set(blocked.map(({ domain }) => domain)),
+    };
   };
 
   const load = (): Promise<Cached> => {
@@ -69,6 +77,22 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
     }
   };
 
+  /**
+   * Merges `changes` into the JSON row `key` (`limits`, `service`) in the database (jsonb ||), atomically: two
+   * operators' changes at once both stay. Answers the row as merged.
+   */
+  const merge = (key: 'limits' | 'service', changes: object): Promise<string> =>
+    writing(async (client) => {
+      const merged = await row<{ value: string }>(
+        client,
+        `INSERT INTO settings (key, value) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET value = (settings.value::jsonb || excluded.value::jsonb)::text
+         RETURNING value`,
+        [key, JSON.stringify(changes)],
+      );
+      return merged!.value;
+    });
+
   const makeSecret = async (): Promise<Buffer> => {
     // Two processes starting together both try to insert; the first wins, and both read what it stored.
     await pool.query("INSERT INTO settings (key, value) VALUES ('cursor_secret', $1) ON CONFLICT (key) DO NOTHING", [
@@ -80,18 +104,9 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
 
   return {
     limits: async () => (await load()).limits,
-    // Merged in the database (jsonb ||), atomically: two operators' changes at once both stay.
-    setLimits: (changes) =>
-      writing(async (client) => {
-        const merged = await row<{ value: string }>(
-          client,
-          `INSERT INTO settings (key, value) VALUES ('limits', $1)
-           ON CONFLICT (key) DO UPDATE SET value = (settings.value::jsonb || excluded.value::jsonb)::text
-           RETURNING value`,
-          [JSON.stringify(changes)],
-        );
-        return limitsFrom(merged!.value);
-      }),
+    setLimits: async (changes) => limitsFrom(await merge('limits', changes)),
+    serviceSettings: async () => (await load()).service,
+    setServiceSettings: async (changes) => serviceSettingsFrom(await merge('service', changes)),
     blockedDomains: async () => (await load()).blocked,
     block: (domain, now) =>
       writing(async (client) => {
@@ -105,6 +120,15 @@ export function pgSettings(pool: PgPool, changes: SettingsChanges): PgSettings {
         throw error;
       });
       return secret;
+    },
+    // Not announced: no process keeps it in memory; only the CLI reads it, once.
+    publicUrl: async () => (await row(pool, settingsSql.value, { key: 'public_url' }))?.value ?? null,
+    recordPublicUrl: async (url) => {
+      await pool.query(
+        `INSERT INTO settings (key, value) VALUES ('public_url', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE settings.value <> excluded.value`,
+        [url],
+      );
     },
     forget,
   };

@@ -1,3 +1,4 @@
+import { LINK_SEARCH_FUNCTION } from '../postgres/search-function.js';
 import { textFor, type Dialect, type DialectText } from './statement.js';
 
 /**
@@ -17,7 +18,22 @@ import { textFor, type Dialect, type DialectText } from './statement.js';
  * as the later ones of the histories are: tests of an earlier migration set a database's version back and let it
  * apply the later ones again. docs/storage-schema.md describes every table.
  */
-export const sharedMigrations: readonly DialectText[] = [];
+export const sharedMigrations: readonly DialectText[] = [
+  // 1 (SQLite's 20, PostgreSQL's 14): sign-up links an operator makes for an email (`shortlinks person invite`), by
+  // the SHA-256 of their token, as password links are kept. By email, not person: the account does not exist yet.
+  (d) => `
+  CREATE TABLE IF NOT EXISTS signup_invitations (
+    token_hash ${d.name === 'sqlite' ? 'BLOB' : 'bytea'} PRIMARY KEY,
+    email TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS signup_invitations_by_email ON signup_invitations(email);
+  `,
+  // 2 (SQLite's 21, nothing there; PostgreSQL's 15): listLinks q as one PL/pgSQL function (postgres/search.ts).
+  (d) => (d.name === 'sqlite' ? '' : LINK_SEARCH_FUNCTION),
+];
 
 /**
  * The migrations of one database in the order they apply, as it numbers them (version n is the n-th): its own

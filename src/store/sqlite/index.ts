@@ -15,6 +15,7 @@ import { sqliteMcpSessions } from './mcp-sessions.js';
 import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
+import { sqliteSignupInvitations } from './signup-invitations.js';
 import { sqlitePeople } from './people.js';
 import { sqliteRates } from './rates.js';
 import { sqliteReadiness } from './readiness.js';
@@ -46,6 +47,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     rates,
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
+    signupInvitations: sqliteSignupInvitations(db),
     invitations: sqliteInvitations(db),
     oauth: sqliteOAuth(db, random),
     mcpSessions: sqliteMcpSessions(db),

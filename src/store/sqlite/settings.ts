@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { SettingsStore } from '../ports.js';
 import type { Limits } from '../../domain/limits.js';
-import { limitsFrom } from '../stored-limits.js';
+import type { ServiceSettings } from '../../domain/service-settings.js';
+import { limitsFrom, serviceSettingsFrom } from '../stored-limits.js';
 import { settingsSql } from '../sql/settings.js';
 import { changeWatcher, writeTransaction, type Db } from './database.js';
 import { prepareAll } from './prepare.js';
 
 /**
- * Operator settings: limits, the blocklist and the cursor secret. Reads are cached in memory and dropped as soon
- * as another process (the operator CLI) commits, so `shortlinks limits set` takes effect on the next request.
+ * Operator settings: limits, service settings, the blocklist and the cursor secret. Reads are cached in memory and
+ * dropped as soon as another process (the operator CLI) commits, so `shortlinks limits set` (or `settings set`)
+ * takes effect on the next request.
  */
 export function sqliteSettings(db: Db): SettingsStore {
   const s = prepareAll(db, settingsSql);
@@ -17,22 +19,23 @@ export function sqliteSettings(db: Db): SettingsStore {
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
   const changed = changeWatcher(db);
-  let cache: { limits: Limits; blocked: ReadonlySet<string> } | null = null;
+  let cache: { limits: Limits; service: ServiceSettings; blocked: ReadonlySet<string> } | null = null;
 
   const load = () => {
     if (cache && !changed()) return cache;
     cache = {
       limits: limitsFrom(get('limits')),
+      service: serviceSettingsFrom(get('service')),
       blocked: new Set(s.blocked.all({}).map(({ domain }) => domain)),
     };
     return cache;
   };
-  const setLimits = writeTransaction(db, (changes: Partial<Limits>) => {
-    const stored = get('limits');
-    const next = { ...(stored ? (JSON.parse(stored) as Partial<Limits>) : {}), ...changes };
-    put.run('limits', JSON.stringify(next));
+  /** Merges `changes` into the JSON row `key` (`limits`, `service`), read and written in one write transaction. */
+  const merge = writeTransaction(db, (key: 'limits' | 'service', changes: object) => {
+    const stored = get(key);
+    put.run(key, JSON.stringify({ ...(stored ? (JSON.parse(stored) as object) : {}), ...changes }));
     cache = null;
-    return load().limits;
+    return load();
   });
   const secret = writeTransaction(db, (): Buffer => {
     const stored = get('cursor_secret');
@@ -45,7 +48,9 @@ export function sqliteSettings(db: Db): SettingsStore {
 
   return {
     limits: async () => load().limits,
-    setLimits: async (changes) => setLimits(changes),
+    setLimits: async (changes) => merge('limits', changes).limits,
+    serviceSettings: async () => load().service,
+    setServiceSettings: async (changes) => merge('service', changes).service,
     blockedDomains: async () => load().blocked,
     block: async (domain, now) => {
       cache = null;
@@ -56,5 +61,10 @@ export function sqliteSettings(db: Db): SettingsStore {
       return s.unblock.run({ domain }).changes > 0;
     },
     cursorSecret: async () => cursorSecret,
+    publicUrl: async () => get('public_url') ?? null,
+    recordPublicUrl: async (url) => {
+      // Unchanged on most starts: no write, so nothing wakes the other processes' change watchers.
+      if (get('public_url') !== url) put.run('public_url', url);
+    },
   };
 }

@@ -6,14 +6,28 @@ import { EmailTaken } from '../../store/ports.js';
 import { serviceDeviceCookie } from '../device-cookie.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
 import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
-import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
+import { alertBox, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
+import { CLOSED_WORDS, INVITE_WORDS, signupVerdict, standingSignupLink } from '../../auth/signup-rule.js';
+import { INVITATION_FIELD } from '../../auth/signup-link.js';
 import { html } from '../../views/html.js';
 import { timeToWait } from '../../shared/words.js';
 import { setRetryAfter } from '../../http/retry-after.js';
+import { assistantOf } from '../assistant-of.js';
 
 const WRONG = 'The email or the password is wrong.';
 
-/** Sign up, sign in and sign out. */
+/** What the sign-in and sign-up forms are drawn with. */
+interface FormValues {
+  email?: string;
+  next?: string | null;
+  errors?: FieldErrors;
+  alert?: string;
+  notice?: string;
+  /** The token of the sign-up link the person came with, carried by the form. */
+  invitation?: string;
+}
+
+/** Sign up (as the operator's sign-up mode allows), sign in and sign out. */
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
   const throttle = new SignInThrottle(gate.rates);
@@ -22,22 +36,30 @@ export function accountPages(app: Express, deps: PageDeps): void {
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword('not anyone’s password'));
 
-  async function form(req: Request, res: Response, kind: 'signin' | 'signup', status: number, values: { email?: string; next?: string | null; errors?: FieldErrors; alert?: string }) {
+  async function form(req: Request, res: Response, kind: 'signin' | 'signup', status: number, values: FormValues) {
+    const { signup: mode } = await ctx.store.settings.serviceSettings();
+    const signUp = kind === 'signup';
+    const again = values.next ? `?next=${encodeURIComponent(values.next)}` : '';
+    if (signUp && mode === 'closed') return closedPage(res, status, again, values.alert);
     const csrf = await sessions.formToken(req, res);
     const errors = values.errors ?? {};
-    const signUp = kind === 'signup';
     const next = values.next ? html`<input type="hidden" name="next" value="${values.next}">` : html``;
+    const invitation = values.invitation ? html`<input type="hidden" name="${INVITATION_FIELD}" value="${values.invitation}">` : html``;
+    const assistant = await assistantOf(ctx.store.oauth, values.next);
+    const connecting = assistant === null ? html`` : html`<p>To connect the assistant <strong>${assistant}</strong> to your account.</p>`;
     const other = signUp
-      ? html`<p>Have an account? <a href="/signin${values.next ? `?next=${encodeURIComponent(values.next)}` : ''}">Sign in</a>.</p>`
-      : html`<p>New here? <a href="/signup${values.next ? `?next=${encodeURIComponent(values.next)}` : ''}">Make an account</a>.</p>`;
+      ? html`<p>Have an account? <a href="/signin${again}">Sign in</a>.</p>`
+      : mode === 'closed'
+        ? html`<p>New here? ${CLOSED_WORDS}</p>`
+        : html`<p>New here? ${mode === 'invite' ? html`Accounts here are by invitation. ` : html``}<a href="/signup${again}">Make an account</a>.</p>`;
     render(
       res,
       status,
       signUp ? 'Sign up' : 'Sign in',
-      html`<h1>${signUp ? 'Make an account' : 'Sign in'}</h1>
-${alertBox(values.alert)}
+      html`<h1>${signUp ? 'Make an account' : 'Sign in'}</h1>${connecting}
+${alertBox(values.alert)}${signUp ? noticeBox(values.notice ?? (mode === 'invite' ? INVITE_WORDS : undefined)) : html``}
 <form method="post" action="/${kind}" class="card" novalidate>
-${csrfField(csrf)}${next}
+${csrfField(csrf)}${next}${invitation}
 ${textField({ name: 'email', label: 'Email', type: 'email', value: values.email ?? '', error: errors.email, required: true, autocomplete: 'email', maxlength: 254 })}
 ${textField({
   name: 'password',
@@ -55,18 +77,43 @@ ${other}`,
     );
   }
 
-  app.get('/signup', async (req, res) => form(req, res, 'signup', 200, { next: safeNext(queryText(req, 'next')) }));
+  /** Sign-up while it is closed: said plainly, with no form to fill in for nothing. */
+  function closedPage(res: Response, status: number, again: string, alert: string | undefined) {
+    render(
+      res,
+      status,
+      'Sign up',
+      html`<h1>Sign-up is closed</h1>${alertBox(alert)}<p>${CLOSED_WORDS}</p><p>Have an account? <a href="/signin${again}">Sign in</a>.</p>`,
+      'signup',
+    );
+  }
+
+  app.get('/signup', async (req, res) => {
+    const next = safeNext(queryText(req, 'next'));
+    const token = queryText(req, INVITATION_FIELD);
+    // A sign-up link fills in its email; one that no longer works is said to, and the form is still shown (a team
+    // invitation may let them in).
+    const link = token === '' ? null : await standingSignupLink(ctx.store, token, ctx.clock.now());
+    if (link === null) {
+      return form(req, res, 'signup', 200, { next, notice: token === '' ? undefined : 'This sign-up link was used, has expired or is not one of ours.' });
+    }
+    return form(req, res, 'signup', 200, { next, email: link.email, invitation: token, notice: `You were invited as ${link.email}: choose a password.` });
+  });
 
   app.post('/signup', async (req, res) => {
     await sessions.checkForm(req, res);
     const rawEmail = text(req, 'email');
     const password = text(req, 'password');
     const next = safeNext(text(req, 'next'));
+    const token = text(req, INVITATION_FIELD);
+    const { signup: mode } = await ctx.store.settings.serviceSettings();
+    // Refused before anything is read or counted: a closed service writes nothing for a sign-up.
+    if (mode === 'closed') return form(req, res, 'signup', 403, { next, alert: 'No account was made.' });
     const email = emailOrNull(rawEmail);
     const errors: FieldErrors = {};
     if (email === null) errors.email = 'Enter an email address, like name@example.com.';
     if (!passwordFits(password)) errors.password = `Choose a password of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`;
-    if (email === null || errors.password) return form(req, res, 'signup', 400, { email: rawEmail, next, errors });
+    if (email === null || errors.password) return form(req, res, 'signup', 400, { email: rawEmail, next, errors, invitation: token });
 
     // Counted before the email is looked up, so that sign-up cannot test emails for accounts faster than it makes them.
     const { signupsPerHour } = await ctx.store.settings.limits();
@@ -74,8 +121,11 @@ ${other}`,
     if (!allowance.allowed) {
       setRetryAfter(res, allowance.resetSeconds);
       const alert = `Too many accounts were made from your network in the last hour. Try again in ${timeToWait(allowance.resetSeconds)}, or ask the operator of this service to add you.`;
-      return form(req, res, 'signup', 429, { email, next, alert });
+      return form(req, res, 'signup', 429, { email, next, alert, invitation: token });
     }
+    // After the count, so that asking which emails a team invited is as slow as making accounts.
+    const verdict = await signupVerdict(ctx.store, mode, email, token, ctx.clock.now());
+    if (!verdict.allowed) return form(req, res, 'signup', 403, { email, next, alert: `${verdict.reason} No account was made.`, invitation: token });
     const taken = { email: 'An account with this email already exists: sign in instead.' };
     if (await ctx.store.people.findByEmail(email)) return form(req, res, 'signup', 409, { email, next, errors: taken });
     let personId: string;
@@ -87,6 +137,8 @@ ${other}`,
       if (!(error instanceof EmailTaken)) throw error;
       return form(req, res, 'signup', 409, { email, next, errors: taken });
     }
+    // The email is unique, so the link could make only this one account anyway; spent, it makes none after it.
+    if (verdict.spends !== null) await ctx.store.signupInvitations.spend(verdict.spends, ctx.clock.now());
     await devices.issue(res, email);
     await sessions.signIn(res, personId);
     res.redirect(303, next ? `/welcome?next=${encodeURIComponent(next)}` : '/welcome');

@@ -2,9 +2,9 @@ import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { LIMIT_FLAGS, type LimitFlag } from '../../operator/limit-flags.js';
 import { LimitFaults, setLimits, showLimits } from '../../operator/limits.js';
-import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js';
+import { textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
-import { operatorOnly, refusal, renderOperatorPage, sentence } from '../operator-pages.js';
+import { operatorFormPage, operatorOnly, refusal, sentence } from '../operator-pages.js';
 import { queryText, text, type PageDeps } from '../request.js';
 
 /** Each limit's label on the form, in the order `limits set` lists its flags. */
@@ -59,17 +59,7 @@ export function adminLimitsPages(app: Express, deps: PageDeps): void {
     const done = status === 200 ? queryText(req, 'done') : '';
     const saved =
       done === 'saved' ? 'Limits saved: every process applies them from its next request.' : done === 'unchanged' ? 'Nothing changed: no limit was edited.' : undefined;
-    renderOperatorPage(
-      res,
-      status,
-      'Limits',
-      '/admin/limits',
-      html`<h1>Limits</h1>${noticeBox(saved)}${alertBox(alert)}
-<form method="post" action="/admin/limits" class="card" novalidate>${csrfField(me.csrf)}
-${fields}
-<button type="submit">Save the limits</button>
-</form>`,
-    );
+    operatorFormPage(res, status, { title: 'Limits', section: '/admin/limits', notice: saved, alert, csrf: me.csrf, fields, save: 'Save the limits' });
   }
 
   app.get('/admin/limits', operatorOnly(deps, (req, res, me) => show(req, res, me)));

@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import type { Gate } from '../../auth/gate.js';
-import type { OAuthStore } from '../../store/ports.js';
+import type { OAuthGrant, OAuthStore } from '../../store/ports.js';
 import { escapeHtml, page, PAGE_HEADERS } from '../../views/layout.js';
 import type { SignedIn, WebSessions } from '../../auth/web-sessions.js';
 import { nav } from '../../views/nav.js';
@@ -16,8 +16,9 @@ function claimOf(grant: { clientId: string; clientName: string | null }): string
 const when = (iso: string | null) => (iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
 
 /**
- * `/assistants`: the assistants (OAuth clients) the signed-in person allowed, with when and where, and a button
- * that disconnects one: its grant goes with every code, access token and refresh token it gave, at once.
+ * `/assistants`: the assistants (OAuth clients) the signed-in person allowed, with when and where, and a link to
+ * disconnect one, which asks first (confirmations.ts): its grant goes with every code, access token and refresh
+ * token it gave, at once.
  */
 export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions: WebSessions; gate: Gate }): void {
   const { store, sessions, gate } = deps;
@@ -35,20 +36,22 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
     const me = await signedIn(req, res);
     if (!me) return;
     const grants = await store.grants(me.person.id);
-    const csrf = await sessions.formToken(req, res);
+    const labels = grants.map((grant) => clientLabel({ id: grant.clientId, name: grant.clientName }));
+    // One assistant connected twice (say from two computers, each registering itself) has two rows of one name:
+    // their buttons say which connection each ends, by when it was first made.
+    const named = (label: string, grant: OAuthGrant) =>
+      labels.indexOf(label) === labels.lastIndexOf(label) ? label : `${label}, first connected ${when(grant.createdAt)}`;
     const rows = grants
       .map(
-        (grant) => `<tr><td data-label="Assistant" class="wrap">${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}${claimOf(grant)}</td>
+        (grant, i) => `<tr><td data-label="Assistant" class="wrap">${escapeHtml(labels[i]!)}${claimOf(grant)}</td>
 <td data-label="Returns to" class="wrap">${escapeHtml(grant.redirectUris.map(redirectHostOf).join(', '))}</td>
-<td data-label="Scopes">${escapeHtml(grant.scopes.join(' '))}</td><td data-label="Allowed">${when(grant.createdAt)}</td><td data-label="Last used">${when(grant.lastUsedAt)}</td>
-<td><form method="post" action="/assistants/revoke" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
-<input type="hidden" name="grant" value="${escapeHtml(grant.id)}">
-<button type="submit" class="danger" aria-label="Disconnect ${escapeHtml(clientLabel({ id: grant.clientId, name: grant.clientName }))}">Disconnect</button></form></td></tr>`,
+<td data-label="Scopes">${escapeHtml(grant.scopes.join(' '))}</td><td data-label="First connected">${when(grant.createdAt)}</td><td data-label="Last used">${when(grant.lastUsedAt)}</td>
+<td><a href="/assistants/revoke?grant=${encodeURIComponent(grant.id)}" aria-label="Disconnect ${escapeHtml(named(labels[i]!, grant))}…">Disconnect…</a></td></tr>`,
       )
       .join('\n');
     const notice = req.query.disconnected === '1' ? '<p class="notice" role="status">Disconnected. Its tokens stopped working.</p>' : '';
     const table = grants.length
-      ? `<table class="stack"><thead><tr><th scope="col">Assistant</th><th scope="col">Returns to</th><th scope="col">Scopes</th><th scope="col">Allowed</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>\n<tbody>${rows}</tbody></table>`
+      ? `<table class="stack"><thead><tr><th scope="col">Assistant</th><th scope="col">Returns to</th><th scope="col">Scopes</th><th scope="col">First connected</th><th scope="col">Last used</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>\n<tbody>${rows}</tbody></table>`
       : '<p>No assistant is connected. Point one at the MCP address on the home page and sign in from it.</p>';
     res
       .status(200)

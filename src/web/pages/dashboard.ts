@@ -120,11 +120,16 @@ ${PAGE_SCRIPT_TAG}`,
   );
 }
 
+/**
+ * The make-link form, in a disclosure that is open: on a phone the page script folds it (data-fold), so the team's
+ * links come first, one tap away from the form. A form shown again with its faults stays open.
+ */
 function createForm(teams: Team[], csrf: string, problem: Problem): Html {
   const values = problem.values ?? {};
   const errors = problem.errors ?? {};
-  return html`<form method="post" action="/app/links" class="card" novalidate>
-<h2 style="margin-top:0">Make a short link</h2>
+  const fold = problem.values === undefined ? html` data-fold` : html``;
+  return html`<details class="card make" open${fold}><summary><h2>Make a short link</h2></summary>
+<form method="post" action="/app/links" novalidate>
 ${csrfField(csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: values.team ?? '', error: errors.team })}
 ${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: 'An https address.', maxlength: MAX_DESTINATION_LENGTH })}
@@ -133,7 +138,7 @@ ${textField({ name: 'name', label: 'Short link name (optional)', value: values.n
 ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', error: errors.note, hint: `Up to ${NOTE_MAX} characters.`, maxlength: NOTE_MAX })}
 </div>
 <button type="submit">Make short link</button>
-</form>`;
+</form></details>`;
 }
 
 /** Search and state filter as a GET form: the view is its address, so it works without JavaScript and reloads. */

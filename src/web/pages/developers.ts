@@ -6,10 +6,12 @@ import { tools } from '../../tools/index.js';
 import type { Team, TokenRecord } from '../../store/ports.js';
 import { queryText, render, signedInOnly, text, texts, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { alertBox, buttonForm, checkbox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
+import { alertBox, checkbox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 import { someOf } from '../../shared/words.js';
 import { newTokenCookie } from '../new-token-cookie.js';
+import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
+import { PAGE_SCRIPT_TAG, SCRIPT_PAGE_CSP } from './page-script.js';
 import { teamsOf } from '../teams-of.js';
 
 /** The scopes offered: the HTTP operations, in the registry's order. */
@@ -40,12 +42,14 @@ export function developerPages(app: Express, deps: PageDeps): void {
     const left = [...new Set(tokens.map((t) => t.teamId).filter((id) => !known.has(id)))];
     for (const team of await Promise.all(left.map((id) => ctx.store.teams.get(id)))) if (team) known.set(team.id, team);
     const teamOf = (t: TokenRecord) => known.get(t.teamId) ?? null;
-    const rows = tokens.map((t) => tokenRow(t, teamOf(t), me));
+    const rows = tokens.map((t) => tokenRow(t, teamOf(t)));
     const revoked = queryText(req, 'done') === 'revoked' ? 'Token revoked: it stops working at once.' : undefined;
     // Only on a GET, the page a made token's form redirects to; and only while the token is live and the person's.
     const token = req.method === 'GET' ? await newToken.take(req, res, me) : null;
     const made = token === null ? undefined : tokens.find((t) => t.id === tokenIdOf(token));
-    const card = token !== null && made ? madeCard(token, made, teamOf(made)) : html``;
+    const card = token !== null && made ? madeCard(token, made, teamOf(made)) : null;
+    // The card's Copy button needs the page script.
+    if (card) res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
     render(
       res,
       status,
@@ -82,10 +86,11 @@ ${scopeError ? html`<p class="error" id="scopes-error">${scopeError}</p>` : html
     return team ? html`<a href="/teams/${team.id}">${team.name}</a>` : html`<span class="muted">a team that is gone</span>`;
   }
 
-  function tokenRow(t: TokenRecord, team: Team | null, me: SignedIn): Html {
+  function tokenRow(t: TokenRecord, team: Team | null): Html {
     const ops = t.scopes === null ? html`all` : html`${t.scopes.join(', ')}`;
     const label = t.label === null ? html`<span class="muted">none</span>` : html`${t.label}`;
-    const revoke = buttonForm({ action: '/developers/tokens/revoke', csrf: me.csrf, label: 'Revoke', className: 'danger', hidden: { id: t.id }, ariaLabel: `Revoke token ${t.label ?? t.id}` });
+    // Asks first (confirmations.ts), as deleting a link does.
+    const revoke = html`<a href="/developers/tokens/${t.id}/revoke" aria-label="Revoke token ${t.label ?? t.id}…">Revoke…</a>`;
     return html`<tr><td data-label="Label" class="wrap">${label}</td><td data-label="Team">${teamName(team)}</td><td data-label="Operations" class="wrap">${ops}</td><td data-label="Limited to the team">${t.limited ? 'yes' : 'no'}</td><td data-label="Made">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td>${revoke}</td></tr>`;
   }
 
@@ -95,8 +100,9 @@ ${scopeError ? html`<p class="error" id="scopes-error">${scopeError}</p>` : html
 <h2 id="made-title" style="margin-top:0">${title}</h2>
 <p>Copy it now: it is shown only this once, and is stored only as a hash.</p>
 <div class="field"><label for="new-token">Token</label>
-<input id="new-token" class="secret" type="text" readonly value="${token}" autocomplete="off" spellcheck="false"></div>
-</section>`;
+<input id="new-token" class="secret" type="text" readonly value="${token}" autocomplete="off" spellcheck="false">
+${copyButton(token, 'the token')}</div>
+</section>${COPIED_STATUS}${PAGE_SCRIPT_TAG}`;
   }
 
   app.get('/developers', signedInOnly(deps, async (req, res, me) => show(req, res, me)));

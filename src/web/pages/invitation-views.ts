@@ -3,11 +3,15 @@ import type { Invitation, Team } from '../../store/ports.js';
 import { buttonForm } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
 
-/** On the Teams page of the person invited: each team that asks them in, with Accept and Decline. */
-export function invitationList(invited: readonly Invitation[], me: SignedIn): Html {
+/**
+ * On the Teams page of the person invited: each team that asks them in, with Accept and Decline. Accepting goes on
+ * to `next` when the page is a step on the way (welcome.ts).
+ */
+export function invitationList(invited: readonly Invitation[], me: SignedIn, next: string | null = null): Html {
+  const hidden: Record<string, string> = next === null ? {} : { next };
   const rows = invited.map((invitation) => {
     const action = (verb: 'accept' | 'decline', label: string, className: string) =>
-      buttonForm({ action: `/teams/${invitation.teamId}/${verb}`, csrf: me.csrf, label, className, ariaLabel: `${label}: ${invitation.teamName}` });
+      buttonForm({ action: `/teams/${invitation.teamId}/${verb}`, csrf: me.csrf, label, className, hidden, ariaLabel: `${label}: ${invitation.teamName}` });
     const from = invitation.invitedBy === null ? html`` : html` by ${invitation.invitedBy}`;
     return html`<li><strong>${invitation.teamName}</strong> <span class="muted">invited you${from}, ${when(invitation.createdAt)}</span>
 ${action('accept', 'Accept', '')} ${action('decline', 'Decline', 'quiet')}</li>`;

@@ -1,6 +1,7 @@
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { lastDays, RECENT_CLICK_DAYS } from '../../domain/days.js';
-import type { Team } from '../../store/ports.js';
+import { isLifted } from '../../domain/limits.js';
+import type { LinkFilter, Team } from '../../store/ports.js';
 import type { ToolContext } from '../../tools/define-tool.js';
 import type { Link } from '../../tools/schemas.js';
 import { teamLinks } from '../../tools/team-links.js';
@@ -13,6 +14,12 @@ import { runTool } from '../run-tool.js';
 
 /** Links per page of a team: a team holds 25 by default, so paging shows at once. */
 export const LINKS_PER_PAGE = 10;
+
+/**
+ * Matches of a search counted at most: past it the line says "more than", so a search of a team with lifted
+ * limits reads a bounded number of rows.
+ */
+const MATCHES_COUNTED = 1000;
 
 /** Instead of the list and its forms, for a person in no team. */
 export const NO_TEAM_YET = html`<p>You are in no team yet. <a href="/teams">Make a team</a>, or accept an invitation to one on the same page, to start making short links.</p>`;
@@ -27,6 +34,8 @@ export interface TeamListing {
   max: number;
   /** Clicks in the last 7 days by link id; a link without any is absent. */
   recent: Map<string, number>;
+  /** Links matching the search and state filter, on every page (at most MATCHES_COUNTED + 1); null unfiltered. */
+  matches: number | null;
 }
 
 /**
@@ -46,18 +55,38 @@ export async function readTeamListing(ctx: ToolContext, me: SignedIn, team: Team
   const ids = page.data.map((link) => link.id);
   const recent = ids.length === 0 ? new Map<string, number>() : await ctx.store.clicks.totals(ids, days[0]!, days.at(-1)!);
   const count = await ctx.store.teams.linkCount(team.id);
-  return { team, links: page.data, next: page.next, count, max, recent };
+  return { team, links: page.data, next: page.next, count, max, recent, matches: await matchesOf(ctx, team, query, page) };
+}
+
+/**
+ * How many links a search finds in all: the page itself when it is the only one, else counted by the store (the
+ * tool above has just said the person may read the team), up to MATCHES_COUNTED.
+ */
+async function matchesOf(ctx: ToolContext, team: Team, query: ListQuery, page: { data: Link[]; next: string | null }): Promise<number | null> {
+  if (!isFiltered(query)) return null;
+  const first = query.team !== team.id || query.after === null;
+  if (first && page.next === null) return page.data.length;
+  // The tool took both already, so the state is one of the states.
+  const filter: LinkFilter = { q: query.q === '' ? null : query.q, state: query.state === '' ? null : (query.state as LinkFilter['state']) };
+  return (await ctx.store.links.list(team.id, filter, { limit: MATCHES_COUNTED + 1, after: null })).length;
+}
+
+/** "3 links match.", said where the search's results begin, so a screen reader hears it too. */
+function matchesLine(matches: number | null): Html {
+  if (matches === null) return html``;
+  const found = matches > MATCHES_COUNTED ? `More than ${count(MATCHES_COUNTED, 'link')} match.` : matches === 1 ? '1 link matches.' : `${count(matches, 'link')} match.`;
+  return html`<p class="matches" role="status">${found}</p>`;
 }
 
 /** A team's part of the dashboard: its name, its count against the limit, its links and the pages around them. */
 export function teamSection(listing: TeamListing, query: ListQuery, publicUrl: string): Html {
   const { team, links } = listing;
   const headingId = `team-${team.id}`;
-  const countLine = listing.count === null ? html`` : html`<p class="count">${listing.count} of ${count(listing.max, 'link')}</p>`;
-  const empty = isFiltered(query) ? 'No links match.' : 'No links yet.';
+  const held = listing.count === null ? null : isLifted(listing.max) ? count(listing.count, 'link') : `${listing.count} of ${count(listing.max, 'link')}`;
+  const countLine = held === null ? html`` : html`<p class="count">${held}</p>`;
   const list = links.length
-    ? html`<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0, publicUrl))}</ul>`
-    : html`<p class="muted">${empty}</p>`;
+    ? html`${matchesLine(listing.matches)}<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0, publicUrl))}</ul>`
+    : html`<p class="muted">${isFiltered(query) ? 'No links match.' : 'No links yet.'}</p>`;
   return html`<section class="team" aria-labelledby="${headingId}">
 <div class="team-head"><h2 id="${headingId}"><a href="/teams/${team.id}">${team.name}</a></h2>${countLine}</div>
 ${list}

@@ -13,8 +13,10 @@ export const SCRIPT_PAGE_CSP = `${PAGE_HEADERS['Content-Security-Policy']!}; scr
 /**
  * The web app's only script, an improvement and never a need, served from our own origin so the page's policy can
  * allow exactly it (`script-src 'self'`), with no inline code:
- * - it shows the Copy buttons beside short addresses (hidden without it, since they could do nothing) and copies
- *   on a click, saying so in a status line;
+ * - it shows the Copy buttons beside short addresses and a new token (hidden without it, since they could do
+ *   nothing) and copies on a click, saying so in a status line (naming a token as `data-copied` says, not by itself);
+ * - on a phone-width screen it folds the disclosures marked `data-fold` (the make-link form), so what the page
+ *   lists comes first; without it they stay open;
  * - it makes a clicks chart one stop for Tab instead of one a day (the most recent day), the Left and Right arrow
  *   keys, Home and End moving between the days, as a list of options does (with Alt, Ctrl or Meta held they are
  *   the browser's, Alt+Left going back). Without it each day is a stop of its own.
@@ -29,11 +31,14 @@ const PAGE_SCRIPT = `'use strict';
       const text = button.getAttribute('data-copy') || '';
       try {
         await navigator.clipboard.writeText(text);
-        if (status) status.textContent = 'Copied ' + text + '.';
+        if (status) status.textContent = 'Copied ' + (button.getAttribute('data-copied') || text) + '.';
       } catch {
         if (status) status.textContent = 'Could not copy; select the address instead.';
       }
     });
+  }
+  if (window.matchMedia('(max-width: 40rem)').matches) {
+    for (const details of document.querySelectorAll('details[data-fold]')) details.open = false;
   }
   for (const chart of document.querySelectorAll('.chart svg')) {
     const bars = Array.from(chart.querySelectorAll('.bar'));

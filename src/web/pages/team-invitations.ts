@@ -4,7 +4,7 @@ import { HOUR_MS } from '../../domain/limits.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { timeToWait } from '../../shared/words.js';
-import { signedInOnly, text, type PageDeps } from '../request.js';
+import { nextOf, signedInOnly, text, type PageDeps } from '../request.js';
 import { teamPage } from './team-page.js';
 
 /** Invitations a person may make in any hour: enough to bring a whole group in, too few to pester anyone with. */
@@ -57,7 +57,8 @@ export function teamInvitationPages(app: Express, deps: PageDeps): void {
     signedInOnly(deps, async (req, res, me) => {
       const teamId = String(req.params.id);
       const accepted = await invitations.accept(teamId, me.person.id, me.person.email, now());
-      res.redirect(303, accepted === 'joined' ? `/teams/${teamId}?done=joined` : '/teams?done=not_open');
+      const done = accepted === 'joined' ? (nextOf(req) ?? `/teams/${teamId}?done=joined`) : '/teams?done=not_open';
+      res.redirect(303, done);
     }),
   );
 

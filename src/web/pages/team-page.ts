@@ -84,12 +84,12 @@ ${textField({ name: 'name', label: 'Team name', value: fix.name ?? team.name, er
 
   function memberRow(team: Team, m: Member, me: SignedIn, owner: boolean) {
     const self = m.personId === me.person.id;
-    const form = (path: string, label: string, className: string) =>
-      buttonForm({ action: `/teams/${team.id}/members/${path}`, csrf: me.csrf, label, className, hidden: { person: m.personId }, ariaLabel: `${label}: ${m.email}` });
+    const promote = buttonForm({ action: `/teams/${team.id}/members/owner`, csrf: me.csrf, label: 'Make owner', className: 'quiet', hidden: { person: m.personId }, ariaLabel: `Make owner: ${m.email}` });
+    // Leaving and removing ask first (confirmations.ts), as deleting a link does.
     const actions = self
-      ? [buttonForm({ action: `/teams/${team.id}/leave`, csrf: me.csrf, label: 'Leave team', className: 'danger' })]
+      ? [html`<a href="/teams/${team.id}/leave">Leave team…</a>`]
       : owner
-        ? [m.role === 'member' ? form('owner', 'Make owner', 'quiet') : html``, html` `, form('remove', 'Remove', 'danger')]
+        ? [m.role === 'member' ? promote : html``, html` `, html`<a href="/teams/${team.id}/members/remove?person=${m.personId}" aria-label="Remove: ${m.email}…">Remove…</a>`]
         : [];
     return html`<tr><td data-label="Email" class="wrap">${m.email}${self ? ' (you)' : ''}</td><td data-label="Role">${m.role}</td><td data-label="Since">${when(m.addedAt)}</td><td>${actions}</td></tr>`;
   }

@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import { MAX_TEAM_NAME, teamNameOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
-import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
+import { nextField, nextOf, queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, csrfField, noticeBox, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
@@ -37,15 +37,20 @@ export function teamPages(app: Express, deps: PageDeps): void {
     const mine = await teamsOf(ctx.store, me.person.id);
     const items = mine.map((t) => html`<li><a href="/teams/${t.id}">${t.name}</a></li>`);
     const invited = await invitations.forEmail(me.person.email, ctx.clock.now());
+    // Where the first step goes on to (welcome.ts), kept through making a team or accepting an invitation.
+    const next = nextOf(req);
+    const noTeam = html`<p>You are in no team yet. Make one${invited.length ? html`, or accept an invitation above,` : html``} to start making short links.${
+      next ? html` Or <a href="${next}">go on without a team</a>.` : html``
+    }</p>`;
     render(
       res,
       status,
       'Teams',
       html`<h1>Teams</h1>${noticeBox(NOTICES[queryText(req, 'done')])}${alertBox(alert)}
-${invited.length ? invitationList(invited, me) : html``}
-${mine.length ? html`<ul>${items}</ul>` : html`<p>You are in no team yet.</p>`}
+${invited.length ? invitationList(invited, me, next) : html``}
+${mine.length ? html`<ul>${items}</ul>` : noTeam}
 <form method="post" action="/teams" class="card" novalidate>
-<h2 style="margin-top:0">Make a team</h2>${csrfField(me.csrf)}
+<h2 style="margin-top:0">Make a team</h2>${csrfField(me.csrf)}${nextField(next)}
 ${textField({ name: 'name', label: 'Team name', value: name, error, required: true, maxlength: MAX_TEAM_NAME })}
 <button type="submit">Make team</button>
 </form>`,
@@ -67,7 +72,7 @@ ${textField({ name: 'name', label: 'Team name', value: name, error, required: tr
         return list(req, res, me, 429, name, undefined, alert);
       }
       const team = await teams.add({ name, ownerId: me.person.id }, ctx.clock.now());
-      res.redirect(303, `/teams/${team.id}?done=made`);
+      res.redirect(303, nextOf(req) ?? `/teams/${team.id}?done=made`);
     }),
   );
 

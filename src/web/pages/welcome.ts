@@ -1,7 +1,8 @@
 import type { Express } from 'express';
-import { queryText, render, safeNext, signedInOnly, text, type PageDeps } from '../request.js';
+import { nextField, queryText, render, safeNext, signedInOnly, text, type PageDeps } from '../request.js';
 import { checkbox, csrfField } from '../../views/forms.js';
 import { html, when } from '../../views/html.js';
+import { inNoTeam } from '../../tools/access.js';
 
 const TERMS = html`<ol>
 <li>You make short links only to addresses you may share, and never to malware, phishing, scams or anything
@@ -43,6 +44,9 @@ export function welcomePages(app: Express, deps: PageDeps): void {
           return agreeForm(res, 400, me.csrf, next, 'Tick “I agree to the terms” to go on.');
         }
         await ctx.store.people.agreeTerms(me.person.id, ctx.clock.now());
+        // In no team, a person can make no link: the step goes on to the Teams page, which offers to make a team and
+        // shows the invitations waiting, then leads where they were going (an assistant's sign-in, say).
+        if (await inNoTeam(ctx, me.person.id)) return res.redirect(303, next ? `/teams?next=${encodeURIComponent(next)}` : '/teams');
         res.redirect(303, next ?? '/app');
       },
       { firstStep: true },
@@ -60,7 +64,7 @@ function agreeForm(res: Parameters<typeof render>[0], status: number, csrf: stri
 <h2>Terms</h2>
 ${TERMS}
 <form method="post" action="/welcome" class="card">
-${csrfField(csrf)}${next ? html`<input type="hidden" name="next" value="${next}">` : html``}
+${csrfField(csrf)}${nextField(next)}
 <div class="field">${checkbox({ name: 'agree', value: 'yes', label: 'I agree to the terms', error })}</div>
 <button type="submit">Continue</button>
 </form>`,

@@ -71,6 +71,15 @@ export function clicksAndSettings(open: OpenStore): void {
         expect((await s.store.settings.cursorSecret()).equals(secret)).toBe(true);
       });
 
+      it('keeps the public address the server last started with', async () => {
+        expect(await s.store.settings.publicUrl()).toBeNull();
+        await s.store.settings.recordPublicUrl('https://links.example.com');
+        await s.store.settings.recordPublicUrl('https://links.example.com');
+        expect(await s.store.settings.publicUrl()).toBe('https://links.example.com');
+        await s.store.settings.recordPublicUrl('https://go.example.com');
+        expect(await s.store.settings.publicUrl()).toBe('https://go.example.com');
+      });
+
       it('keeps limits, the blocklist and the cursor secret when the store is opened again', async (ctx) => {
         if (!s.canReopen) ctx.skip();
         await s.store.settings.setLimits({ perDay: 7 });

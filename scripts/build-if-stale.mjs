@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * `npm start`'s prestart: compiles (`npm run build`) only when a source of the server is newer than the build, so a
+ * built checkout starts listening at once (the compiler takes from ten seconds to half a minute), and a checkout
+ * whose sources changed, or that was never built, never runs an old build. Plain JavaScript: it runs before there
+ * is a build.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** When the file was last changed (ms), or -1 when there is none. */
+function changedAt(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/** The latest change of a TypeScript file under `dir`. */
+function newestSource(dir) {
+  let newest = -1;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, changedAt(path));
+  }
+  return newest;
+}
+
+// The compiler writes every output on each build, so the entry's time is the build's.
+const builtAt = changedAt(join(root, 'dist', 'src', 'main.js'));
+const sourcesAt = Math.max(newestSource(join(root, 'src')), changedAt(join(root, 'tsconfig.json')));
+if (builtAt < sourcesAt) {
+  process.stderr.write(builtAt < 0 ? 'Not built yet: compiling.\n' : 'Sources changed since the last build: compiling.\n');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const build = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  process.exitCode = build.status ?? 1;
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm start` on a checkout that is already built starts the server at once: its prestart
+ * (scripts/build-if-stale.mjs) compiles only when a source is newer than the build (the compiler alone takes from
+ * ten seconds to half a minute). Run on a copy of the checkout
+ * (sources, build, package.json; node_modules linked), so that nothing here builds or times the working tree.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * What npm and the prestart may add to the server's start: about half a second on an idle machine, up to two on one
+ * as busy as a test run makes it; a compiler run would add ten seconds or more.
+ */
+const ADDED_WITHIN_MS = 5_000;
+
+let copy: string;
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'shortlinks-npm-start-'));
+  for (const path of ['package.json', 'tsconfig.json', 'scripts/build-if-stale.mjs', 'src', 'data/favicon.ico', 'data/favicon.svg', 'data/shorteners.txt']) {
+    cpSync(join(ROOT, path), join(copy, path), { recursive: true, filter: (from) => !from.endsWith('.db') });
+  }
+  // The build, copied after the sources, so newer than all of them: a checkout as `npm run build` leaves it.
+  cpSync(join(ROOT, 'dist/src'), join(copy, 'dist/src'), { recursive: true });
+  const now = new Date();
+  utimesSync(join(copy, 'dist/src/main.js'), now, now);
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+/** Runs the prestart alone with a stand-in `npm` first on PATH that only notes it was asked to build. */
+function prestartWithStandIn(): string | null {
+  const bin = join(copy, 'stand-in-bin');
+  const noted = join(copy, 'npm-was-run');
+  rmSync(noted, { force: true });
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "$@" > '${noted}'\n`);
+  chmodSync(join(bin, 'npm'), 0o755);
+  const run = spawnSync(process.execPath, [join(copy, 'scripts/build-if-stale.mjs')], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  expect(run.status, run.stderr.toString()).toBe(0);
+  return existsSync(noted) ? readFileSync(noted, 'utf8').trim() : null;
+}
+
+/**
+ * Starts `command` in the copy on a new SQLite file, and resolves with the milliseconds until it logs that it
+ * listens, and what it wrote; stops it (and what it started: its own process group) then.
+ */
+async function timeToListen(command: string, args: string[]): Promise<{ ms: number; output: string }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(copy, `${port}.db`), LOG_LEVEL: 'info' };
+  delete env.PUBLIC_URL;
+  delete env.DATABASE_URL;
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: copy, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    await expect.poll(() => output, { timeout: 60_000, interval: 20 }).toContain(`(listening on 127.0.0.1:${port})`);
+    return { ms: performance.now() - started, output };
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
+describe('npm start', () => {
+  // The server's own start (loading its modules, opening the database) takes a second or two on an idle machine and
+  // several on one as busy as a test run makes it, so what npm start adds to it is what is measured.
+  it(`on a built checkout, compiles nothing and adds under ${ADDED_WITHIN_MS / 1000} seconds to the server's own start`, async () => {
+    const direct = await timeToListen(process.execPath, ['dist/src/main.js']);
+    const npm = await timeToListen('npm', ['start']);
+    expect(npm.output).not.toContain('compiling');
+    expect(npm.output).not.toContain('tsc -p');
+    expect(npm.ms - direct.ms, `npm start ${Math.round(npm.ms)} ms, node dist/src/main.js ${Math.round(direct.ms)} ms`).toBeLessThan(ADDED_WITHIN_MS);
+  });
+
+  it('compiles when a source is newer than the build, or when there is no build; not otherwise', () => {
+    expect(prestartWithStandIn()).toBeNull();
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(copy, 'src/main.ts'), later, later);
+    expect(prestartWithStandIn()).toBe('run build');
+    utimesSync(join(copy, 'dist/src/main.js'), later, later);
+    expect(prestartWithStandIn()).toBeNull();
+    rmSync(join(copy, 'dist/src/main.js'));
+    expect(prestartWithStandIn()).toBe('run build');
+  });
+});
