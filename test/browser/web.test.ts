@@ -40,9 +40,8 @@ describe('the web app in a browser', () => {
       await page.waitForURL(`${server.url}/welcome`);
       await page.getByLabel('I agree to the terms', { exact: true }).check();
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${server.url}/app`);
-
-      await page.getByRole('navigation').getByRole('link', { name: 'Teams' }).click();
+      // In no team yet: the first step is the teams page, to make one or accept an invitation.
+      await page.waitForURL(`${server.url}/teams`);
       await page.getByLabel('Team name', { exact: true }).fill('Browser team');
       await page.getByRole('button', { name: 'Make team' }).click();
       await page.waitForURL(/\/teams\/team_[A-Za-z0-9]+\?done=made$/);

@@ -27,6 +27,13 @@ export class StallGuard {
   private closed = false;
   /** The checkouts waiting for a connection, each failed at once when the guard trips. */
   private readonly waiting = new Set<(error: Error) => void>();
+  /**
+   * The connections checked out of either pool. When the guard trips, each is cut: a statement already sent on
+   * one would otherwise wait out its own query timeout (10 s on the ordinary share) for an answer that is not
+   * coming, and its request with it; cut, it fails at once as an outage (failures.ts), and a transaction on it is
+   * rolled back by PostgreSQL.
+   */
+  private readonly inUse = new Set<pg.PoolClient>();
 
   constructor(private readonly url: string) {}
 
@@ -63,7 +70,9 @@ export class StallGuard {
     const tripped = new Promise<never>((_, reject) => (giveUp = reject));
     this.waiting.add(giveUp);
     try {
-      return await Promise.race([checkingOut, tripped]);
+      const client = await Promise.race([checkingOut, tripped]);
+      this.follow(client);
+      return client;
     } catch (error) {
       if (canary && isUnanswered(error)) this.trip();
       // A connection had after the guard gave up on it goes straight back to its pool.
@@ -74,10 +83,23 @@ export class StallGuard {
     }
   }
 
+  /** Keeps `client` among those in use until it goes back to its pool (or is ended). */
+  private follow(client: pg.PoolClient): void {
+    this.inUse.add(client);
+    const release = client.release;
+    client.release = (error?: Error | boolean) => {
+      this.inUse.delete(client);
+      client.release = release;
+      return release.call(client, error);
+    };
+  }
+
   private trip(): void {
     if (this.stalled || this.closed) return;
     this.stalled = true;
     for (const giveUp of this.waiting) giveUp(notAnswering());
+    // pg's own way to end a connection waits for the server's goodbye, which a stalled server never sends.
+    for (const client of this.inUse) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     void this.probe();
   }
 
