@@ -5,7 +5,7 @@ import { HOUR_MS } from '../../domain/limits.js';
 import { EmailTaken } from '../../store/ports.js';
 import { serviceDeviceCookie } from '../device-cookie.js';
 import { SignInThrottle } from '../sign-in-throttle.js';
-import { queryText, render, safeNext, text, type PageDeps } from '../request.js';
+import { nextField, queryText, render, safeNext, text, type PageDeps } from '../request.js';
 import { alertBox, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { CLOSED_WORDS, INVITE_WORDS, signupVerdict, standingSignupLink } from '../../auth/signup-rule.js';
 import { INVITATION_FIELD } from '../../auth/signup-link.js';
@@ -43,7 +43,7 @@ export function accountPages(app: Express, deps: PageDeps): void {
     if (signUp && mode === 'closed') return closedPage(res, status, again, values.alert);
     const csrf = await sessions.formToken(req, res);
     const errors = values.errors ?? {};
-    const next = values.next ? html`<input type="hidden" name="next" value="${values.next}">` : html``;
+    const next = nextField(values.next ?? null);
     const invitation = values.invitation ? html`<input type="hidden" name="${INVITATION_FIELD}" value="${values.invitation}">` : html``;
     const assistant = await assistantOf(ctx.store.oauth, values.next);
     const connecting = assistant === null ? html`` : html`<p>To connect the assistant <strong>${assistant}</strong> to your account.</p>`;
