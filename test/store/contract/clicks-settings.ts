@@ -43,6 +43,19 @@ export function clicksAndSettings(open: OpenStore): void {
         expect(await s.store.clicks.daily(gone.id, '2026-11-01', '2026-11-30')).toEqual([]);
         expect(await s.store.clicks.daily(kept.id, '2026-11-01', '2026-11-30')).toEqual([{ day: '2026-11-21', clicks: 1 }]);
       });
+
+      it('drops the clicks of a link deleted after it had some that day, and adds to the days of the others', async () => {
+        const team = await s.team();
+        const [gone, kept] = [await s.link(team), await s.link(team)];
+        await s.store.clicks.add(counts({ [gone.id]: { '2026-11-21': 3 }, [kept.id]: { '2026-11-21': 1 } }));
+        await s.store.links.delete(gone.id, ROOMY, T0);
+        await s.store.clicks.add(counts({ [gone.id]: { '2026-11-21': 2 }, [kept.id]: { '2026-11-21': 4, '2026-11-22': 1 } }));
+        expect(await s.store.clicks.daily(gone.id, '2026-11-01', '2026-11-30')).toEqual([]);
+        expect(sorted(await s.store.clicks.daily(kept.id, '2026-11-01', '2026-11-30'), (d) => d.day)).toEqual([
+          { day: '2026-11-21', clicks: 5 },
+          { day: '2026-11-22', clicks: 1 },
+        ]);
+      });
     });
 
     describe('settings', () => {
