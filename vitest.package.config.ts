@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:package`: the published package, packed and installed into an empty folder (test/package). Apart
- * from `npm test` because installing compiles better-sqlite3, which takes a minute or two.
+ * from `npm test` because packing (which builds) and installing take a minute or two.
  */
 export default defineConfig({
   test: {

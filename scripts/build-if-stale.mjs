@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm start`'s prestart: compiles (`npm run build`) only when a source of the server is newer than the build, so a
- * built checkout starts listening at once (the compiler takes from ten seconds to half a minute), and a checkout
- * whose sources changed, or that was never built, never runs an old build. Plain JavaScript: it runs before there
- * is a build.
+ * `npm start`'s prestart and `npm test`'s pretest: compiles (`npm run build`) only when a source of the server is
+ * newer than the build, so a built checkout starts listening at once (the compiler takes from ten seconds to half a
+ * minute), CI's `npm test` does not compile again what `npm install` (its prepare) just compiled, and a checkout
+ * whose sources changed, or that was never built, never runs an old build. Only dist/src is run (by the server, the
+ * CLI and the tests of the build); the tests themselves are not compiled. Plain JavaScript: it runs before there is
+ * a build.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -21,9 +23,12 @@ function changedAt(file) {
   }
 }
 
-/** The latest change of a TypeScript file under `dir`. */
+/**
+ * The latest change of a TypeScript file under `dir`, or of a folder there: a source deleted or renamed changes only
+ * its folder, and the build must then run again (and fail, should something still import it).
+ */
 function newestSource(dir) {
-  let newest = -1;
+  let newest = changedAt(dir);
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));

@@ -11,6 +11,7 @@ import { dnsResolver } from './destinations/resolver.js';
 import { unsafeSitesFromConfig } from './destinations/unsafe/from-config.js';
 import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
+import { startMail } from './mail/start.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
@@ -88,6 +89,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ),
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
+  // Mail queued by any process (or the CLI) goes out from whichever server process claims it first.
+  const mail = config.mail
+    ? startMail(config.mail, { outbox: store.mailOutbox, clock, log: (line) => observer.logger.warn(line), counted: (outcome) => observer.metrics.mailed(outcome) })
+    : undefined;
   const trustedProxies = new Set(config.trustedProxies);
   const clientAddress = clientAddressOf(trustedProxies);
   // A budget is one budget whichever process answers: PostgreSQL's processes count in the database; SQLite's count
@@ -101,7 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const servedBy = config.workers > 1 ? String(process.pid) : null;
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
-  const webPages = webApp(ctx, express(), { sessions, gate });
+  const webPages = webApp(ctx, express(), { sessions, gate, log: () => observer.logger });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
   const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl, log: (line) => observer.logger.warn(line) });
@@ -147,6 +152,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
+      await mail?.stop();
       await observer.close();
       await store.close();
     },

@@ -41,6 +41,24 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OIDC_ISSUER: z.string().url().refine(issuerAllowed, 'must be an https:// URL (http:// only on a loopback host)').optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  OIDC_ONLY: z.enum(['0', '1']).default('0'),
+  SMTP_URL: z.string().refine(smtpUrlAllowed, 'must be an smtp:// or smtps:// URL (smtps://user:password@host:465)').optional(),
+  MAIL_FROM: z.string().trim().min(3).max(200).optional(),
+  MAIL_RETRY_MS: milliseconds(60_000),
+}).refine((e) => (e.SMTP_URL === undefined) === (e.MAIL_FROM === undefined), {
+  path: ['SMTP_URL'],
+  message: 'SMTP_URL and MAIL_FROM are set together or not at all',
+}).refine((e) => [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].every((v) => v === undefined) || (e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET), {
+  path: ['OIDC_ISSUER'],
+  message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together or not at all',
+}).refine((e) => e.OIDC_ONLY === '0' || e.OIDC_ISSUER !== undefined, {
+  path: ['OIDC_ONLY'],
+  message: 'needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET',
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not be more than REQUEST_TIMEOUT_MS',
@@ -83,6 +101,53 @@ export interface Config {
   metricsPort: number | undefined;
   /** The metrics listener's address: loopback unless the operator opens it to their scraper's network. */
   metricsHost: string;
+  /** Single sign-on with an OpenID provider (OIDC_*); undefined: off. */
+  oidc: OidcConfig | undefined;
+  /** Email (SMTP_URL and MAIL_FROM); undefined: off, and links are shown to the operator as before. */
+  mail: MailConfig | undefined;
+}
+
+/** Where mail goes out, whom it is from, and how soon a failed message is tried again. */
+export interface MailConfig {
+  /** smtp:// or smtps://, with credentials: it holds a password, never print it. */
+  smtpUrl: string;
+  /** The From header: `links@example.com` or `Short links <links@example.com>`. */
+  from: string;
+  /** The wait after a first failed attempt; it doubles after each further one. */
+  retryMs: number;
+}
+
+/** A URL nodemailer takes as its transport: smtp:// (STARTTLS when offered) or smtps:// (TLS from the start). */
+function smtpUrlAllowed(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Single sign-on: the provider, this service's client there, and who may make an account with it. */
+export interface OidcConfig {
+  /** The provider's issuer URL; its discovery document is read from it at the first sign-in. */
+  issuer: string;
+  clientId: string;
+  /** A secret: never print it. */
+  clientSecret: string;
+  /** The button's words: "Sign in with <name>". */
+  name: string;
+  /** Email domains (lowercase) whose people may make an account by signing in; empty: any. */
+  allowedDomains: string[];
+  /** Password sign-in (and sign-up) only for operators. */
+  only: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https, or http on this machine only (a provider for tests or run locally): a token never crosses a network in clear. */
+function issuerAllowed(value: string): boolean {
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 }
 
 function list(value: string | undefined): string[] {
@@ -123,5 +188,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            name: e.OIDC_NAME ?? 'single sign-on',
+            allowedDomains: list(e.OIDC_ALLOWED_DOMAINS).map((domain) => domain.toLowerCase()),
+            only: e.OIDC_ONLY === '1',
+          }
+        : undefined,
+    mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, retryMs: e.MAIL_RETRY_MS } : undefined,
   });
 }

@@ -1,5 +1,6 @@
+import type { RequestHandler } from 'express';
 import type { SignupMode } from '../domain/service-settings.js';
-import type { Store } from '../store/ports.js';
+import type { SettingsStore, Store } from '../store/ports.js';
 import { passwordLinkHashOrNull } from './password-link.js';
 
 /** Who may make an account, and which sign-up link (if any) the account spends once made. */
@@ -37,4 +38,17 @@ export async function signupVerdict(store: Store, mode: SignupMode, email: strin
         ? 'This sign-up link was used, has expired or is not one of ours, and no team invited this email. Ask the operator for a new link.'
         : `No team invited this email. ${INVITE_WORDS}`;
   return { allowed: false, reason };
+}
+
+/**
+ * Keeps the sign-up mode on `res.locals.signupMode` for the header of the pages drawn after it (web/request.ts
+ * header()), which offers "Sign up" unless it is closed. Cheap enough for every page: both stores keep the settings
+ * in memory until a process changes them (no query on most requests), and drop them in time for the very next
+ * request after `settings set --signup`.
+ */
+export function signupModeForHeader(settings: SettingsStore): RequestHandler {
+  return async (_req, res, next) => {
+    res.locals.signupMode = (await settings.serviceSettings()).signup;
+    next();
+  };
 }

@@ -13,6 +13,8 @@ export interface Outcome {
 export interface CommandContext {
   /** The service's own address, for the links a command prints (set-password links). */
   publicUrl: string;
+  /** Mail is on (SMTP_URL): links are queued to their person's address (the server sends them), not printed. */
+  mail: boolean;
 }
 
 /**

@@ -30,24 +30,33 @@ export const personAdd = defineCommand(
       .join('\n'),
 );
 
-/** `person reset --email E`: a fresh set-password link; the old password, earlier links and web sessions end. */
+/**
+ * `person reset --email E`: a fresh set-password link; the old password, earlier links and web sessions end. With
+ * SMTP_URL set the link is mailed to them (the server sends it) and not printed.
+ */
 export const personReset = defineCommand(
-  (args, store, { publicUrl }) => resetPerson(store, required(args, 'email'), publicUrl, new Date()),
+  (args, store, { publicUrl, mail }) => resetPerson(store, required(args, 'email'), publicUrl, new Date(), mail),
   (person) =>
     [
       `reset the password of ${person.id} <${person.email}>; ` +
         `ended ${person.sessionsEnded} web session${person.sessionsEnded === 1 ? '' : 's'}`,
-      linkText(person),
+      'mailedTo' in person
+        ? `mailed to ${person.mailedTo}: a link to set their password (one use, within ${PASSWORD_LINK_HOURS} hours, until ${person.setPasswordExpiresAt})`
+        : linkText(person),
     ].join('\n'),
 );
 
-/** `person invite --email E`: a sign-up link for the email (one use, a week), which works while sign-up is not closed. */
+/**
+ * `person invite --email E`: a sign-up link for the email (one use, a week), which works while sign-up is not closed;
+ * with SMTP_URL set, mailed to the email and not printed.
+ */
 export const personInvite = defineCommand(
-  (args, store, { publicUrl }) => invitePerson(store, required(args, 'email'), publicUrl, new Date()),
+  (args, store, { publicUrl, mail }) => invitePerson(store, required(args, 'email'), publicUrl, new Date(), mail),
   (invitation) =>
     [
-      `${invitation.email} makes their account at this link (one use, within ${SIGNUP_LINK_DAYS} days, until ${invitation.signupExpiresAt}):`,
-      invitation.signupUrl,
+      'mailedTo' in invitation
+        ? `mailed to ${invitation.mailedTo}: a link to make their account (one use, within ${SIGNUP_LINK_DAYS} days, until ${invitation.signupExpiresAt})`
+        : `${invitation.email} makes their account at this link (one use, within ${SIGNUP_LINK_DAYS} days, until ${invitation.signupExpiresAt}):\n${invitation.signupUrl}`,
       invitation.signup === 'open' ? 'sign-up is open: anyone may make an account without a link (settings set --signup invite)' : '',
     ]
       .filter(Boolean)

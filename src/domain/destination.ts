@@ -124,6 +124,14 @@ export function checkDestination(raw: string, policy: DestinationPolicy, field =
 }
 
 /**
+ * What a destination may be, as a form's hint says it: the spec's https addresses, or in `private` mode the
+ * intranet's addresses too, so a person on a private instance is not told that `http://wiki/` would be refused.
+ */
+export function destinationWords(mode: DestinationMode): string {
+  return mode === 'private' ? 'An https or http address, intranet names such as http://wiki/ included' : 'An https address';
+}
+
+/**
  * Rules 1, 2 and the literal part of 3: a well-formed https address whose host is a public name. In `private`
  * mode, a well-formed http or https address whose host is any valid name or IP address.
  */

@@ -7,7 +7,7 @@
 export const SERVICE_SEGMENTS: ReadonlySet<string> = new Set([
   '', // the home page
   'mcp',
-  'signin', 'signup', 'signout', 'welcome', 'set-password',
+  'signin', 'signup', 'signout', 'welcome', 'set-password', 'forgot', 'account',
   'app', 'teams', 'developers', 'assistants', 'admin',
   'docs', 'health', 'healthz',
   'authorize', 'token', 'register', 'revoke', '.well-known',

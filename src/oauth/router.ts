@@ -6,6 +6,7 @@ import type { ResolveHost } from '../destinations/resolver.js';
 import type { Random } from '../domain/random.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { WebSessions } from '../auth/web-sessions.js';
+import { signupModeForHeader } from '../auth/signup-rule.js';
 import { authorizeRoutes } from './authorize.js';
 import { clientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
@@ -75,6 +76,8 @@ export function oauthRoutes(
   }
 
   app.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }));
+  // Its pages (consent, errors) have the web app's header, which offers sign-up only when it is not closed.
+  app.use('/authorize', signupModeForHeader(store.settings));
   authorizeRoutes(app, { oauth: authorizer, store: store.oauth, clients, sessions, gate, addresses, pages });
   tokenRoutes(app, { oauth: issuer, clients, addresses, addressKey: gate.addressKey });
   registerRoutes(app, { store: store.oauth, clock, random, addressKey: gate.addressKey, rates: gate.rates });

@@ -40,6 +40,11 @@ export class ServiceMetrics {
     'Destination checks of new and changed links, by outcome: passed, or the error code of the refusal.',
     ['outcome'],
   );
+  readonly mail = new TallyCounter(
+    'shortlinks_mail_messages_total',
+    'Attempts to send a message of the outbox, by outcome: sent, retried (failed, tried again later) or failed (given up).',
+    ['outcome'],
+  );
   readonly database = new TallyHistogram(
     'shortlinks_database_duration_seconds',
     "Time spent in store calls (a database's reads and writes, and the store's caches in front of them), by call.",
@@ -71,6 +76,10 @@ export class ServiceMetrics {
     this.destinationChecks.of(outcome).value += 1;
   }
 
+  mailed(outcome: 'sent' | 'retried' | 'failed'): void {
+    this.mail.of(outcome).value += 1;
+  }
+
   /**
    * The timer of one store call; refusals of the link limits are counted too: those the store's rules throw, and
    * those createMany answers as the outcomes of its items.
@@ -94,7 +103,7 @@ export class ServiceMetrics {
   /** A registry printing every metric above and the process's (CPU, memory, event loop, garbage collection). */
   registry(): Registry {
     const registry = new Registry();
-    for (const tally of [this.requests, this.errors, this.durations, this.clicks, this.refusals, this.destinationChecks, this.database, this.caches]) {
+    for (const tally of [this.requests, this.errors, this.durations, this.clicks, this.refusals, this.destinationChecks, this.mail, this.database, this.caches]) {
       // The tallies answer the registry's one question, get(), as prom-client's own metrics do (tallies.ts).
       registry.registerMetric(tally as unknown as Metric);
     }

@@ -1,6 +1,8 @@
 import { hashPassword } from '../auth/password.js';
 import { newPasswordLink } from '../auth/password-link.js';
 import { newSignupLink } from '../auth/signup-link.js';
+import { passwordResetMessage } from '../mail/messages/password-reset.js';
+import { signupInvitationMessage } from '../mail/messages/signup-invitation.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../domain/account-rules.js';
 import { apiError } from '../errors.js';
 import type { SignupMode } from '../domain/service-settings.js';
@@ -23,16 +25,22 @@ export interface NewPerson {
 /** addPerson's answer: the person, and their set-password link when no password was given. */
 export type AddedPerson = Person | (Person & SetPasswordLink);
 
-/** resetPerson's answer: the person, their fresh link, and how many web sessions ended. */
-export type ResetPerson = Person & SetPasswordLink & { sessionsEnded: number };
-
-/** invitePerson's answer: where the invited email signs up, until when, and the sign-up mode it was made under. */
-export interface SignupInvitation {
-  email: string;
-  signupUrl: string;
-  signupExpiresAt: string;
-  signup: SignupMode;
+/**
+ * Where a one-time link went while mail is on (SMTP_URL): queued to its person's address, and not handed to the
+ * operator, so that only the mailbox's owner holds it.
+ */
+export interface Mailed {
+  mailedTo: string;
 }
+
+/** resetPerson's answer: the person, their fresh link (or where it was mailed), and how many web sessions ended. */
+export type ResetPerson = Person & { setPasswordExpiresAt: string; sessionsEnded: number } & ({ setPasswordUrl: string } | Mailed);
+
+/**
+ * invitePerson's answer: where the invited email signs up (or that the link was mailed there), until when, and the
+ * sign-up mode it was made under.
+ */
+export type SignupInvitation = { email: string; signupExpiresAt: string; signup: SignupMode } & ({ signupUrl: string } | Mailed);
 
 /** setOperator's answer: the person as they are now, and whether the call changed them. */
 export type OperatorChange = Person & { changed: boolean };
@@ -68,21 +76,23 @@ export async function addPerson(store: Store, input: NewPerson, publicUrl: strin
 /**
  * A fresh set-password link for someone who forgot their password (or whose account may be in other hands).
  * Their password and earlier links stop working and their web sessions end at once; their tokens stay
- * (revokeToken ends those).
+ * (revokeToken ends those). With `mail`, the link is queued to their address instead of answered.
  */
-export async function resetPerson(store: Store, email: string, publicUrl: string, now: Date): Promise<ResetPerson> {
+export async function resetPerson(store: Store, email: string, publicUrl: string, now: Date, mail = false): Promise<ResetPerson> {
   const person = await personByEmail(store, email);
   const { link, sessionsEnded } = await issueLink(store, publicUrl, person.id, true, now);
-  return { ...person, ...link, sessionsEnded };
+  if (!mail) return { ...person, ...link, sessionsEnded };
+  await store.mailOutbox.enqueue(passwordResetMessage(person.email, link.setPasswordUrl, publicUrl), now);
+  return { ...person, setPasswordExpiresAt: link.setPasswordExpiresAt, sessionsEnded, mailedTo: person.email };
 }
 
 /**
  * A sign-up link for an email (`person invite`): whoever follows it makes the account of that email with a password
  * of their choosing, also while sign-up is `invite` only. One use, for a week; a new link for the email replaces
  * the old. Refused while sign-up is `closed` (the link would not work: `person add` makes the account instead) and
- * for an email that has an account.
+ * for an email that has an account. With `mail`, the link is queued to the email instead of answered.
  */
-export async function invitePerson(store: Store, rawEmail: string, publicUrl: string, now: Date): Promise<SignupInvitation> {
+export async function invitePerson(store: Store, rawEmail: string, publicUrl: string, now: Date, mail = false): Promise<SignupInvitation> {
   const email = normalizeEmail(rawEmail);
   const { signup } = await store.settings.serviceSettings();
   if (signup === 'closed') {
@@ -91,7 +101,10 @@ export async function invitePerson(store: Store, rawEmail: string, publicUrl: st
   if (await store.people.findByEmail(email)) throw emailTaken(email);
   const { url, tokenHash, expiresAt } = newSignupLink(publicUrl, now);
   await store.signupInvitations.issue({ email, tokenHash, expiresAt }, now);
-  return { email, signupUrl: url, signupExpiresAt: expiresAt.toISOString(), signup };
+  const answer = { email, signupExpiresAt: expiresAt.toISOString(), signup };
+  if (!mail) return { ...answer, signupUrl: url };
+  await store.mailOutbox.enqueue(signupInvitationMessage(email, url, publicUrl), now);
+  return { ...answer, mailedTo: email };
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { StoreChanges } from './ports/changes.js';
 import type { LeaseStore } from './ports/leases.js';
+import type { MailOutbox } from './ports/mail-outbox.js';
+import type { EmailChangeStore } from './ports/email-changes.js';
 import type { PeopleStore } from './ports/people.js';
 import type { TeamStore } from './ports/teams.js';
 import type { InvitationStore } from './ports/invitations.js';
@@ -15,9 +17,13 @@ import type { PasswordLinkStore } from './ports/password-links.js';
 import type { SignupInvitationStore } from './ports/signup-invitations.js';
 import type { OAuthStore } from './ports/oauth.js';
 import type { McpSessionStore } from './ports/mcp-sessions.js';
+import type { OidcIdentityStore } from './ports/oidc-identities.js';
+import type { AccountStore } from './ports/accounts.js';
 
 export * from './ports/changes.js';
 export * from './ports/leases.js';
+export * from './ports/mail-outbox.js';
+export * from './ports/email-changes.js';
 export * from './ports/page.js';
 export * from './ports/people.js';
 export * from './ports/teams.js';
@@ -34,6 +40,8 @@ export * from './ports/password-links.js';
 export * from './ports/signup-invitations.js';
 export * from './ports/oauth.js';
 export * from './ports/mcp-sessions.js';
+export * from './ports/oidc-identities.js';
+export * from './ports/accounts.js';
 
 /**
  * The store's ports. Every method is one atomic operation (one transaction in the adapter), so limits and unique
@@ -56,7 +64,11 @@ export interface Store {
   invitations: InvitationStore;
   oauth: OAuthStore;
   mcpSessions: McpSessionStore;
+  oidcIdentities: OidcIdentityStore;
+  accounts: AccountStore;
   leases: LeaseStore;
+  mailOutbox: MailOutbox;
+  emailChanges: EmailChangeStore;
   changes: StoreChanges;
   /**
    * Resolves while the database answers and holds every migration this code needs; rejects, with the reason,

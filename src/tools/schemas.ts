@@ -21,8 +21,9 @@ export const codeParam = z
 
 export const destinationParam = z.string().meta({
   description:
-    `An https address of at most ${MAX_DESTINATION_LENGTH_TEXT} characters; not an IP address or private network, not another link ` +
-    'shortener, not blocked and not on an unsafe-site list.',
+    `An https address of at most ${MAX_DESTINATION_LENGTH_TEXT} characters; not an IP address or private network (where the ` +
+    'operator allows private destinations, http and intranet addresses too), not another link shortener, not blocked and ' +
+    'not on an unsafe-site list.',
   format: 'uri',
 });
 

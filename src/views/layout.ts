@@ -78,6 +78,7 @@ const STYLE = `
   button.quiet { background: var(--bg); color: var(--accent); padding: .2rem .6rem; }
   button.danger { background: var(--bg); color: var(--bad); border-color: var(--bad); padding: .2rem .6rem; }
   button.link { background: none; border: 0; color: var(--accent); text-decoration: underline; padding: 0; }
+  a.button { display: inline-block; padding: .45rem 1rem; border-radius: 4px; border: 1px solid var(--accent); color: var(--accent); text-decoration: none; }
   :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
   .error { color: var(--bad); font-weight: 600; margin: .25rem 0 0; }
   .alert { border: 2px solid var(--bad); border-radius: 6px; padding: .6rem .9rem; color: var(--bad-text); background: var(--bad-bg); }

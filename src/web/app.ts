@@ -4,6 +4,8 @@ import { isServicePath } from '../domain/service-paths.js';
 import { ApiError, errorCatalogue } from '../errors.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { accountPages } from './pages/account.js';
+import { accountSettingsPages } from './pages/account-settings.js';
+import { accountEmailPages } from './pages/account-email.js';
 import { adminBlocklistPages } from './pages/admin-blocklist.js';
 import { adminLimitsPages } from './pages/admin-limits.js';
 import { adminLinkPages } from './pages/admin-links.js';
@@ -19,19 +21,23 @@ import { linkEditPages } from './pages/link-edit.js';
 import { linkReportPages } from './pages/link-report.js';
 import { linkReviewPages } from './pages/link-review.js';
 import { faviconRoutes } from './pages/favicon.js';
+import { forgotPages } from './pages/forgot.js';
 import { developerPages } from './pages/developers.js';
 import { teamDeletionPages } from './pages/team-deletion.js';
 import { teamInvitationPages } from './pages/team-invitations.js';
 import { teamMemberPages } from './pages/team-members.js';
 import { teamPages } from './pages/teams.js';
 import { setPasswordPages } from './pages/set-password.js';
+import { singleSignOnPages } from './pages/signin-oidc.js';
 import { welcomePages } from './pages/welcome.js';
 import { PAGE_HEADERS } from '../views/layout.js';
 import { notFound, render, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
+import { signupModeForHeader } from '../auth/signup-rule.js';
 import { html } from '../views/html.js';
 import { setRetryAfter } from '../http/retry-after.js';
 import { failureOf } from '../http/problem.js';
+import { processLog, type Logger } from '../observability/logger.js';
 
 /**
  * The pages people see: the home page, accounts (sign up, sign in, sign out, set a password from a one-time
@@ -39,17 +45,19 @@ import { failureOf } from '../http/problem.js';
  * Developers page, the connected assistants page (the consent page is drawn here too, for the authorization
  * server), the operator pages (/admin), the error-code reference that problem `type`s point at, and the
  * not-found page. Server-rendered HTML that works without scripts (the one script, from our origin, only improves
- * them: Copy buttons, the chart's keys); every form is CSRF-checked.
+ * them: Copy buttons, the chart's keys); every form is CSRF-checked. `log` is the service's log (app.ts hands in
+ * its own), for what a page finds that the operator must hear of.
  */
-export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate }): Express {
+export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSessions; gate: Gate; log?: () => Logger }): Express {
   app.disable('x-powered-by');
   const { publicUrl } = ctx.config;
-  const pageDeps: PageDeps = { ctx, ...deps };
+  const pageDeps: PageDeps = { ctx, sessions: deps.sessions, gate: deps.gate };
 
   app.use((_req, res, next) => {
     res.set(PAGE_HEADERS);
     next();
   });
+  app.use(signupModeForHeader(ctx.store.settings));
   // Only the service's own paths are pages (see service-paths.ts): a route outside them is never reached.
   app.use((req, res, next) => (isServicePath(req.path) ? next() : notFound(res)));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
@@ -60,7 +68,9 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     if (me) await deps.gate.count(res, me.person.id);
     const start = me
       ? html`<p><a href="/app">Go to your links</a>.</p>`
-      : html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`;
+      : (await ctx.store.settings.serviceSettings()).signup === 'closed'
+        ? html`<p><a href="/signin">Sign in</a> to start.</p>`
+        : html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`;
     render(
       res,
       200,
@@ -92,7 +102,11 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   });
 
   accountPages(app, pageDeps);
+  if (ctx.config.oidc) singleSignOnPages(app, pageDeps, ctx.config.oidc, deps.log ?? processLog);
   setPasswordPages(app, pageDeps);
+  forgotPages(app, pageDeps);
+  accountSettingsPages(app, pageDeps);
+  accountEmailPages(app, pageDeps);
   welcomePages(app, pageDeps);
   dashboardPages(app, pageDeps);
   // Before the link pages: `/app/links/bulk` is a page, not a code.

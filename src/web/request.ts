@@ -3,6 +3,7 @@ import type { Gate } from '../auth/gate.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { page } from '../views/layout.js';
 import type { SignedIn, WebSessions } from '../auth/web-sessions.js';
+import type { SignupMode } from '../domain/service-settings.js';
 import { html, type Html } from '../views/html.js';
 import { nav, type Section } from '../views/nav.js';
 
@@ -15,8 +16,18 @@ export interface PageDeps {
 
 /** Sends a whole page; the header shows who is signed in, when known. */
 export function render(res: Response, status: number, title: string, body: Html, section: Section = null): void {
+  res.status(status).type('html').send(page(title, body, header(res, section).text));
+}
+
+/**
+ * The header of this answer's page: who is signed in, when known, and for the signed out Sign up unless sign-up is
+ * closed (the mode signupModeForHeader kept). Unknown (the settings could not be read, or an OAuth error page off
+ * /authorize): not offered, so no page offers a sign-up that may be closed.
+ */
+export function header(res: Response, section: Section): Html {
   const me = (res.locals.signedIn as SignedIn | null | undefined) ?? null;
-  res.status(status).type('html').send(page(title, body, nav(me, section).text));
+  const mode = res.locals.signupMode as SignupMode | undefined;
+  return nav(me, section, mode !== undefined && mode !== 'closed');
 }
 
 /** The not-found page: for addresses that name nothing, and for things the person may not see (never a 403). */

@@ -23,6 +23,7 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget
   ['views'],
   ['oauth'], // the authorization server: issues what auth checks
+  ['mail'], // email: the messages, the outbox's sender (the operator's use cases and the web app queue mail)
   // The operator's use cases: below the surfaces, so that the CLI and the web app's operator pages run the very
   // same functions, each only an adapter over them.
   ['operator'],

@@ -49,6 +49,7 @@ const PAGES: PageCase[] = [
   { name: 'home', as: 'nobody', path: () => '/' },
   { name: 'sign up', as: 'nobody', path: () => '/signup' },
   { name: 'sign in', as: 'nobody', path: () => '/signin' },
+  { name: 'forgot your password', as: 'nobody', path: () => '/forgot' },
   {
     name: 'sign in with a wrong password',
     as: 'nobody',
@@ -119,6 +120,9 @@ const PAGES: PageCase[] = [
     },
   },
   { name: 'connected assistants', as: 'owner', path: () => '/assistants' },
+  { name: 'your account', as: 'owner', path: () => '/account' },
+  { name: 'changing your email', as: 'owner', path: () => '/account/email' },
+  { name: 'deleting your account, which asks first', as: 'owner', path: () => '/account/delete' },
   { name: 'an assistant’s consent', as: 'owner', path: (s) => s.consent },
   { name: 'error codes', as: 'nobody', path: () => '/docs/errors' },
   { name: 'not found (app)', as: 'owner', path: () => '/app/links/zzzzzzz' },
@@ -161,7 +165,8 @@ async function addPerson(email: string, agreedTerms: boolean): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // Mail on, so its pages are drawn (/forgot, the change-email form); nothing here sends any.
+  server = await startServer({ env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'links@example.test' } });
   browser = await launchBrowser();
   await server.setLimits({ firstWeekPerDay: 1_000 });
   const { store } = server.app.ctx;

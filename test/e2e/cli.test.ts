@@ -1,7 +1,9 @@
 /**
  * The operator CLI end to end: the real compiled `dist/src/cli/main.js` (built by `npm test`'s pretest; run
- * `npm run build` first when running this file alone), spawned as a process against a fresh database file.
- * The tests run in order and build on each other: people, then a team, members, tokens, links.
+ * `npm run build` first when running this file alone) against a fresh database file, each command line in the CLI
+ * host (test/helpers/cli.ts), which answers as a process of its own; the executable itself, as a process, where the
+ * process is what is tested (how it exits, what starting costs). The tests run in order and build on each other:
+ * people, then a team, members, tokens, links.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -15,8 +17,8 @@ import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { CLI, runCliWith, type Run } from '../helpers/cli.js';
 
-// Each test runs the CLI as a process several times over: about 0.2 s each on a quiet machine, but up to 2 s each
-// on a loaded CI runner (two cores, four test workers), where six of them came within half of the default 20 s.
+// A test that runs the CLI as a process several times over took up to 2 s a process on a loaded CI runner (two
+// cores, four test workers), where six of them came within half of the default 20 s.
 vi.setConfig({ testTimeout: 60_000 });
 
 const SET_PASSWORD_URL = /^http:\/\/localhost:4123\/set-password\/[A-Za-z0-9_-]{43}$/;
@@ -34,7 +36,11 @@ let dbPath: string;
  * links it prints must then point at `http://localhost:<PORT>`.
  */
 function cli(...args: string[]): Promise<Run> {
-  return runCliWith({ env: { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined } }, ...args);
+  return runCliWith({ env: cliEnv() }, ...args);
+}
+
+function cliEnv(): Record<string, string | undefined> {
+  return { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined };
 }
 
 /**
@@ -43,7 +49,7 @@ function cli(...args: string[]): Promise<Run> {
  */
 async function cliWithCpu(...args: string[]): Promise<Run & { cpuMs: number }> {
   const script = '"$@"; code=$?; times | tail -n 1 | sed "s/^/cpu: /" >&2; exit $code';
-  const run = await runCliWith({ env: { DATABASE_PATH: dbPath, PORT: '4123', PUBLIC_URL: undefined }, shell: script }, ...args);
+  const run = await runCliWith({ env: cliEnv(), shell: script }, ...args);
   const line = /cpu: (\d+)m([\d.]+)s (\d+)m([\d.]+)s\n$/.exec(run.stderr);
   if (!line) throw new Error(`bash gave no times: ${run.stderr}`);
   const [, userMin, userS, sysMin, sysS] = line.map(Number);
@@ -137,6 +143,20 @@ describe('shortlinks CLI', () => {
     const json = await cli('limits', 'show', '--json');
     expect(json.stderr).toBe(`database: ${dbPath}\n`);
     expect(JSON.parse(json.stdout)).toEqual({ ...DEFAULT_LIMITS });
+  });
+
+  it('exits 0, 1 (refused by the data) and 2 (a bad command line) as a process, as the CLI host answers', async () => {
+    const cases: Array<[number, string[], string, string]> = [
+      [0, ['block', 'list', '--json'], '{"blocked":[]}\n', `database: ${dbPath}\n`],
+      [1, ['person', 'reset', '--email', 'nobody@example.com'], '', `shortlinks: no person has the email nobody@example.com (database: ${dbPath})\n`],
+      [2, ['frobnicate'], '', 'shortlinks: unknown command "frobnicate"; run shortlinks --help\n'],
+    ];
+    for (const [code, args, stdout, stderr] of cases) {
+      const own = await runCliWith({ env: cliEnv(), ownProcess: true }, ...args);
+      expect({ code: own.code, stdout: own.stdout, stderr: own.stderr }).toEqual({ code, stdout, stderr });
+      const hosted = await cli(...args);
+      expect({ code: hosted.code, stdout: hosted.stdout, stderr: hosted.stderr }).toEqual({ code, stdout, stderr });
+    }
   });
 
   it('person add --agree-terms --password: the person, email normalized, terms agreed', async () => {

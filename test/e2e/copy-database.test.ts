@@ -206,6 +206,11 @@ async function fillDatabase(): Promise<void> {
     const asked = { sessionHash: randomBytes(32), questionId: 'question-1', personId: owner.id as string, expiresAt: new Date(Date.now() + 600_000) };
     await store.mcpSessions.ask(asked, 5, new Date());
     await store.mcpSessions.answer(asked.sessionHash, 'question-1', '{"jsonrpc":"2.0","id":"question-1","result":{}}', new Date());
+    // The owner's identity at a single sign-on provider.
+    await store.oidcIdentities.link({ issuer: 'https://id.example.com', subject: 'owner-at-provider', personId: owner.id as string }, new Date());
+    // A message waiting in the outbox, and an email change waiting for its link.
+    await store.mailOutbox.enqueue({ to: 'copied@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' }, new Date());
+    await store.emailChanges.issue({ personId: owner.id as string, email: 'moved@example.com', tokenHash: randomBytes(32), expiresAt: new Date(Date.now() + 3_600_000) }, new Date());
   } finally {
     await store.close();
   }

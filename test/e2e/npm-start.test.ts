@@ -5,7 +5,7 @@
  * (sources, build, package.json; node_modules linked), so that nothing here builds or times the working tree.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,16 @@ describe('npm start', () => {
     utimesSync(join(copy, 'dist/src/main.js'), later, later);
     expect(prestartWithStandIn()).toBeNull();
     rmSync(join(copy, 'dist/src/main.js'));
+    expect(prestartWithStandIn()).toBe('run build');
+  });
+
+  it('compiles when a source was deleted or renamed since the build, which changes only its folder', () => {
+    const src = join(copy, 'src');
+    const past = new Date(Date.now() - 3_600_000);
+    for (const path of [src, ...readdirSync(src, { recursive: true, encoding: 'utf8' }).map((entry) => join(src, entry))]) utimesSync(path, past, past);
+    cpSync(join(ROOT, 'dist/src/main.js'), join(copy, 'dist/src/main.js'));
+    expect(prestartWithStandIn()).toBeNull();
+    rmSync(join(src, 'cli/settings.ts'));
     expect(prestartWithStandIn()).toBe('run build');
   });
 });

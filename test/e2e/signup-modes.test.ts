@@ -239,3 +239,34 @@ describe("an assistant's OAuth sign-in", () => {
     expect(await personOf(email)).not.toBeNull();
   });
 });
+
+describe("the header's Sign up", () => {
+  /** A signed-out visitor's page at `path`: its status, whether its header links to /signup, and its body. */
+  async function signedOut(path: string) {
+    const page = await new WebVisitor(server.url).request('GET', path);
+    const header = /<header>.*?<\/header>/s.exec(page.body)?.[0] ?? '';
+    expect(header).toContain('<a href="/signin"');
+    return { status: page.status, offered: header.includes('<a href="/signup"'), body: page.body };
+  }
+  // The home and sign-in pages, the web app's not-found page and an OAuth error page (drawn by the OAuth routes).
+  const paths: Array<[string, number]> = [['/', 200], ['/signin', 200], ['/docs/no-such-page', 404], ['/authorize', 400]];
+
+  it('is offered under open and invite, not under closed, from the very next request after settings set', async () => {
+    for (const mode of ['closed', 'invite', 'closed', 'open']) {
+      await setMode(mode);
+      for (const [path, status] of paths) expect(await signedOut(path)).toMatchObject({ status, offered: mode !== 'closed' });
+    }
+  });
+
+  it('leaves the home page without "make an account" under closed; the sign-up page still says it is closed', async () => {
+    await setMode('closed');
+    const home = await signedOut('/');
+    expect(home.body).toContain('<p><a href="/signin">Sign in</a> to start.</p>');
+    expect(home.body).not.toContain('href="/signup"');
+    const signup = await signedOut('/signup');
+    expect(signup).toMatchObject({ status: 200, offered: false });
+    expect(signup.body).toContain(`<h1>Sign-up is closed</h1>`);
+    await setMode('open');
+    expect((await signedOut('/')).body).toContain('<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>');
+  });
+});

@@ -18,7 +18,7 @@ import { pgWebSessions } from '../../src/store/postgres/web-sessions.js';
 import { transaction } from '../../src/store/postgres/query.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import { newTestDatabase } from './shared-postgres.js';
+import { newMigratedTestDatabase } from './shared-postgres.js';
 
 /** The ports the PostgreSQL adapter has beside links and moderation (which its index.ts adds). */
 export type PortsUnderTest = Pick<
@@ -94,7 +94,7 @@ async function sqliteSide<T>(scenario: (side: Side) => Promise<T>): Promise<T> {
 }
 
 async function postgresSide<T>(scenario: (side: Side) => Promise<T>): Promise<T> {
-  const database = await openPostgres(await newTestDatabase());
+  const database = await openPostgres(await newMigratedTestDatabase());
   const { pool } = database;
   const store = postgresPorts(pool, seededRandom());
   try {

@@ -1,4 +1,4 @@
-import { newTestDatabase } from './shared-postgres.js';
+import { newMigratedTestDatabase } from './shared-postgres.js';
 
 /**
  * Which database a test server's file path stands for. In the postgres project (vitest.config.ts) a server keeps
@@ -21,6 +21,6 @@ export function databaseEnv(dbPath: string): { DATABASE_PATH: string; DATABASE_U
  * PostgreSQL database remembered under that path. The environment to start servers (and the CLI) on it.
  */
 export async function testDatabase(dbPath: string): Promise<{ DATABASE_PATH: string; DATABASE_URL?: string }> {
-  if (process.env.SHORTLINKS_TEST_STORE === 'postgres') rememberDatabaseUrl(dbPath, await newTestDatabase());
+  if (process.env.SHORTLINKS_TEST_STORE === 'postgres') rememberDatabaseUrl(dbPath, await newMigratedTestDatabase());
   return databaseEnv(dbPath);
 }

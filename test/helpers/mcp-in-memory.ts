@@ -12,7 +12,7 @@ import { RequestStates } from '../../src/mcp/request-state.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { Caller } from '../../src/shared/caller.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { hasTestPostgres, newTestDatabase } from './shared-postgres.js';
+import { hasTestPostgres, newMigratedTestDatabase } from './shared-postgres.js';
 import { ToolHarness } from './tool-harness.js';
 
 export { PUBLIC_URL } from './tool-harness.js';
@@ -31,7 +31,7 @@ export class McpHarness extends ToolHarness {
    */
   static async open(): Promise<McpHarness> {
     if (!hasTestPostgres()) return new McpHarness();
-    return new McpHarness({ store: await openPostgresStore(await newTestDatabase()) });
+    return new McpHarness({ store: await openPostgresStore(await newMigratedTestDatabase()) });
   }
 
   /**

@@ -66,19 +66,45 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
 }
 
-/** Makes a fresh empty database in the cluster at `clusterUrl` (a PostgresCluster's url) and returns its URL. */
-export async function newDatabaseIn(clusterUrl: string): Promise<string> {
+/**
+ * Makes a fresh database in the cluster at `clusterUrl` (a PostgresCluster's url) and returns its URL: empty, or a
+ * copy of the database `template` (one no one is connected to, as markTemplate leaves it).
+ */
+export async function newDatabaseIn(clusterUrl: string, template?: string): Promise<string> {
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    // FILE_COPY copies the template's files (a checkpoint, cheap with fsync off): 0.1 s, against 0.2 to 0.5 s for
+    // the default WAL_LOG, which writes every block to the WAL. PostgreSQL before 15 knows no STRATEGY and only copies.
+    const copy = template === undefined ? '' : ` TEMPLATE ${template}${(await knowsStrategy(client)) ? ' STRATEGY FILE_COPY' : ''}`;
+    await client.query(`CREATE DATABASE ${name}${copy}`);
   } finally {
     await client.end();
   }
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+async function knowsStrategy(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query<{ version: number }>(`SELECT current_setting('server_version_num')::int AS version`);
+  return rows[0]!.version >= 150_000;
+}
+
+/**
+ * Makes the database `name` a template that newDatabaseIn copies: no one may connect to it from now on, so no
+ * connection can hold it open while a copy is made (CREATE DATABASE refuses then) or change what the copies start
+ * from.
+ */
+export async function markTemplate(clusterUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ declare module 'vitest' {
      * start one; elsewhere inject() answers undefined, which the functions below check.
      */
     postgresUrl: string;
+    /** The cluster's database holding every migration, which newMigratedTestDatabase copies (same projects). */
+    postgresTemplate: string;
   }
 }
 
@@ -25,7 +27,19 @@ export function testPostgresUrl(): string {
   return url;
 }
 
-/** A fresh empty database in the one cluster the project's global setup started; its postgres:// URL. */
+/**
+ * A fresh empty database in the one cluster the project's global setup started; its postgres:// URL. For the tests
+ * of migrating (from nothing, or between versions) and of what fills an empty database (copy-database, pg_restore).
+ */
 export function newTestDatabase(): Promise<string> {
   return newDatabaseIn(testPostgresUrl());
+}
+
+/**
+ * A fresh database holding every migration and no rows, as the store leaves a new database on opening it: a copy of
+ * the one the global setup migrated, for the tests that want a store, not its migrations: 0.1 s to copy, against
+ * 0.7 to 1 s to make an empty one and migrate it.
+ */
+export function newMigratedTestDatabase(): Promise<string> {
+  return newDatabaseIn(testPostgresUrl(), inject('postgresTemplate'));
 }

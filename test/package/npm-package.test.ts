@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,8 +11,9 @@ import { freePort } from '../helpers/server.js';
 /**
  * The package as npm publishes it: `npm pack`, installed from the tarball into an empty folder, runs
  * `npx shortlinks serve` with nothing else set up, and serves (health, the CLI, a link made through the API and
- * followed). Slow (npm compiles better-sqlite3 from source where it cannot download a binary, a minute or two),
- * so it has its own command, `npm run test:package`, which CI runs after `npm test`.
+ * followed). Slow (npm packs and installs; it would also compile better-sqlite3 from source where it cannot
+ * download a binary, but is handed this checkout's build of it: localPrebuilds), so it has its own command,
+ * `npm run test:package`, which CI runs after `npm test`.
  */
 const run = promisify(execFile);
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
@@ -30,9 +31,29 @@ function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * A folder holding the better-sqlite3 this checkout built, packed as the prebuilt binary its install script
+ * (prebuild-install) looks for in `npm_config_better_sqlite3_local_prebuilds` before it would download one or
+ * compile: no binary can be downloaded here, and compiling it again took most of this file's two minutes. npm still
+ * installs every dependency the package names and runs their install scripts; prebuild-install loads the binary to
+ * check it. Another version than this checkout's has no binary here, and is compiled as before.
+ */
+async function localPrebuilds(): Promise<string> {
+  const module = join(packageRoot, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(module, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(work, 'prebuilds');
+  mkdirSync(prebuilds);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(prebuilds, name), '-C', module, 'build/Release/better_sqlite3.node']);
+  return prebuilds;
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'shortlinks-package-'));
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageRoot, maxBuffer: 16 * 1024 * 1024 });
+  // What `npm pack` would build first (its prepare script), built only when a source changed since the last build:
+  // in CI, `npm install` has just built it (prepare runs there too), and building it again took half a minute.
+  await run(process.execPath, [join(packageRoot, 'scripts', 'build-if-stale.mjs')], { cwd: packageRoot });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: packageRoot, maxBuffer: 16 * 1024 * 1024 });
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, info!.filename);
   files = info!.files.map((file) => file.path);
@@ -42,7 +63,7 @@ beforeAll(async () => {
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'someone-else', version: '1.0.0', private: true }));
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
     cwd: folder,
-    env: environment({ JOBS: 'max' }),
+    env: environment({ JOBS: 'max', npm_config_better_sqlite3_local_prebuilds: await localPrebuilds() }),
     maxBuffer: 16 * 1024 * 1024,
   });
   dns = await startDnsServer({}, { a: ['93.184.216.34'] });

@@ -7,7 +7,7 @@ import type { RateLimiter } from '../../src/support/rate-limiter.js';
 import type { Store } from '../../src/store/ports.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import { hasTestPostgres, newTestDatabase } from '../helpers/shared-postgres.js';
+import { hasTestPostgres, newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 export interface LimiterUnderTest {
   limiter: RateLimiter;
@@ -39,7 +39,7 @@ async function sqliteStores(count: number): Promise<LimiterUnderTest> {
 
 /** `count` PostgreSQL stores (each a pool of its own) on one fresh database, taking turns. */
 async function postgresStores(count: number): Promise<LimiterUnderTest> {
-  const url = await newTestDatabase();
+  const url = await newMigratedTestDatabase();
   const stores: Store[] = [];
   for (let i = 0; i < count; i++) stores.push(await openPostgresStore(url));
   return takingTurns(stores, () => undefined);

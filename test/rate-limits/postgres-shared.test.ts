@@ -7,7 +7,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { pgRateQueries } from '../../src/store/postgres/rates.js';
 import { rateOperations } from '../../src/store/operations/rates.js';
 import { runAwaiting } from '../../src/store/operations/steps.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * The rate limits in PostgreSQL (src/store/postgres/rates.ts) as several processes use them: pools of their own on
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** `count` processes' worth of stores on one fresh database: each its own pool. */
 async function processes(count: number): Promise<Store[]> {
-  const url = await newTestDatabase();
+  const url = await newMigratedTestDatabase();
   for (let i = 0; i < count; i++) opened.push(await openPostgresStore(url));
   return [...opened];
 }
@@ -56,7 +56,7 @@ describe('rate limits shared through PostgreSQL', () => {
   it('count a take that another, later take overtook between its reading and its adding', async () => {
     // B reads at 500, while the call made at 0 still counts; before B adds, A takes at 1,500, when it no longer
     // does. B must then read again and count both: the key holds 2 calls at 1,600, A's and B's.
-    const { pool, close } = await openDatabase(await newTestDatabase());
+    const { pool, close } = await openDatabase(await newMigratedTestDatabase());
     try {
       const queries = pgRateQueries(pool);
       expect((await runAwaiting(rateOperations().takeAll([['k', 10]], 1_000, 0), queries))[0]![0]!.allowed).toBe(true);
@@ -81,7 +81,7 @@ describe('rate limits shared through PostgreSQL', () => {
   });
 
   it('lock the keys of an operation in one order whatever order they are named in, so two never deadlock', async () => {
-    const { pool, close } = await openDatabase(await newTestDatabase());
+    const { pool, close } = await openDatabase(await newMigratedTestDatabase());
     const [holder, first, second] = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
     try {
       const [firstPid, secondPid] = [await pidOf(first!), await pidOf(second!)];

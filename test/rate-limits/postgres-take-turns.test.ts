@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/postgres/database.js';
 import { pgRates } from '../../src/store/postgres/rates.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * Many people's takes at once on PostgreSQL (src/store/postgres/rate-turns.ts): their reads and their adds go as
@@ -11,7 +11,7 @@ import { newTestDatabase } from '../helpers/shared-postgres.js';
  */
 describe('takes of many keys at once on PostgreSQL', () => {
   it('send a statement per turn, not two per take, and answer each key as if it took alone', async () => {
-    const { pool, reserved, close } = await openDatabase(await newTestDatabase());
+    const { pool, reserved, close } = await openDatabase(await newMigratedTestDatabase());
     try {
       let statements = 0;
       const counted = { query: (...args: unknown[]) => (statements++, (reserved.query as (...a: unknown[]) => unknown)(...args)) } as unknown as pg.Pool;

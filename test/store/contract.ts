@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { accounts } from './contract/accounts.js';
 import { changes } from './contract/changes.js';
 import { clicksAndSettings } from './contract/clicks-settings.js';
 import type { OpenStore } from './contract/fixtures.js';
@@ -9,8 +10,10 @@ import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
 import { linkSearch } from './contract/link-search.js';
 import { links } from './contract/links.js';
+import { mail } from './contract/mail.js';
 import { moderation } from './contract/moderation.js';
 import { oauth } from './contract/oauth.js';
+import { oidcIdentities } from './contract/oidc-identities.js';
 import { peopleAndTeams } from './contract/people-teams.js';
 import { sessions } from './contract/sessions.js';
 import { signup } from './contract/signup.js';
@@ -42,5 +45,8 @@ export function storeContract(name: string, open: OpenStore): void {
     sessions(open);
     signup(open);
     oauth(open);
+    mail(open);
+    accounts(open);
+    oidcIdentities(open);
   });
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/ports.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /** PostgreSQL's StoreChanges when its listening connection is cut: told "anything", then back to exact news. */
 const opened: Store[] = [];
@@ -26,7 +26,7 @@ async function listeningBackendsKilled(url: string): Promise<number> {
 
 describe('PostgreSQL changes when the listening connection is cut', () => {
   it('tells "anything" at once, listens again, and tells the next change exactly', async () => {
-    const url = await newTestDatabase();
+    const url = await newMigratedTestDatabase();
     const a = await openPostgresStore(url);
     const b = await openPostgresStore(url);
     opened.push(a, b);

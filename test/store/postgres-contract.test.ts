@@ -1,10 +1,10 @@
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 import { storeContract } from './contract.js';
 
-/** The store contract against PostgreSQL: a fresh database in the run's throwaway cluster for each test. */
+/** The store contract against PostgreSQL: a fresh database for each test, a copy of the migrated one (shared-postgres.ts). */
 storeContract('PostgreSQL', async (random) => {
-  const url = await newTestDatabase();
+  const url = await newMigratedTestDatabase();
   let store = await openPostgresStore(url, random);
   return {
     store,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { serverBinaries } from '../helpers/postgres.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase, newTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * The README's PostgreSQL backup and restore, for real: `pg_dump --format=custom`, then `pg_restore --no-owner` into
@@ -52,7 +52,7 @@ async function withLink(url: string): Promise<string> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-dump-'));
-  source = await newTestDatabase();
+  source = await newMigratedTestDatabase();
   code = await withLink(source);
 }, 60_000);
 
@@ -78,7 +78,7 @@ describe('pg_dump and pg_restore, as the README says', () => {
   });
 
   it('restores a database made before migration 9 too, once a server has opened it (migration 9 mends it)', async () => {
-    const old = await newTestDatabase();
+    const old = await newMigratedTestDatabase();
     await withLink(old);
     // As migration 6 left it: the grams function calling link_search_bucket by its bare name; 9 and on not applied.
     const client = new pg.Client({ connectionString: old });

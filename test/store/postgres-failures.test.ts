@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { storeFailureOf, toApiError } from '../../src/errors.js';
 import { postgresFailure } from '../../src/store/postgres/failures.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 import { startSlowProxy } from '../helpers/slow-proxy.js';
 
 /**
@@ -13,7 +13,7 @@ import { startSlowProxy } from '../helpers/slow-proxy.js';
  */
 describe('a PostgreSQL store whose database goes out of reach', () => {
   it("rejects with pg's own error, read as an outage: 503 with a few seconds to wait", async () => {
-    const database = new URL(await newTestDatabase());
+    const database = new URL(await newMigratedTestDatabase());
     // The database cut off for this store alone, through a proxy (no delay).
     const proxy = await startSlowProxy({ host: database.hostname, port: Number(database.port) }, 0);
     const through = new URL(database.href);

@@ -8,7 +8,7 @@ import { TRUST_MS } from '../../src/store/postgres/changes.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/ports.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * Two server processes started separately on one PostgreSQL database. A redirect asks no round trip to catch up:
@@ -43,7 +43,7 @@ async function visit(server: ServerProcess, code: string): Promise<string | null
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-frozen-'));
-  const url = await newTestDatabase();
+  const url = await newMigratedTestDatabase();
   store = await openPostgresStore(url);
   const now = new Date();
   const person = await store.people.add({ email: 'frozen@example.com', passwordHash: null, agreedTerms: true }, now);

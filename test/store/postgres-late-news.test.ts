@@ -5,7 +5,7 @@ import { cryptoRandom } from '../../src/domain/random.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { LinkRecord, Store } from '../../src/store/ports.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 import { startSlowProxy, type SlowProxy } from '../helpers/slow-proxy.js';
 
 /**
@@ -34,7 +34,7 @@ const getLink = async () => {
 };
 
 beforeAll(async () => {
-  const url = new URL(await newTestDatabase());
+  const url = new URL(await newMigratedTestDatabase());
   other = await openPostgresStore(url.href);
   proxy = await startSlowProxy({ host: url.hostname, port: Number(url.port) }, LATE_MS);
   const late = new URL(url.href);

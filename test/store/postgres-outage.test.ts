@@ -9,7 +9,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/ports.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { rpc2026 } from '../helpers/mcp-2026.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 import { startSlowProxy, type SlowProxy } from '../helpers/slow-proxy.js';
 import { WebVisitor } from '../helpers/web-forms.js';
 
@@ -50,7 +50,7 @@ async function backAgain(code: string): Promise<void> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-outage-'));
-  const database = new URL(await newTestDatabase());
+  const database = new URL(await newMigratedTestDatabase());
   other = await openPostgresStore(database.href);
   // 30 ms late: a request holds its connection long enough to be cut in the middle.
   proxy = await startSlowProxy({ host: database.hostname, port: Number(database.port) }, 30);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { cryptoRandom } from '../../src/domain/random.js';
 import { openDatabase } from '../../src/store/postgres/database.js';
 import { postgresPorts } from '../helpers/both-adapters.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * What only the PostgreSQL adapter must prove: several processes (here: several pools on one database) calling at
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 /** `count` processes' worth of stores on one fresh database: each its own pool. */
 async function processes(count: number, url?: string) {
-  const at = url ?? (await newTestDatabase());
+  const at = url ?? (await newMigratedTestDatabase());
   const made = [];
   for (let index = 0; index < count; index++) {
     const database = await openDatabase(at);

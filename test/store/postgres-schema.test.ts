@@ -7,7 +7,8 @@ import { migrations } from '../../src/store/postgres/migrations.js';
 import { PROBE, pgLinkSearch } from '../../src/store/postgres/search.js';
 import { SQLITE_ONLY_TABLES } from '../../src/store/sqlite/migrations.js';
 import { openDatabase as openSqlite } from '../../src/store/sqlite/database.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newDatabaseIn } from '../helpers/postgres.js';
+import { newMigratedTestDatabase, newTestDatabase, testPostgresUrl } from '../helpers/shared-postgres.js';
 import { LARGE_TEAM } from './contract/link-search.js';
 
 /**
@@ -136,7 +137,7 @@ describe('the PostgreSQL schema', () => {
   });
 
   it('reads bigint as a JavaScript number', async () => {
-    const db = await open(await newTestDatabase());
+    const db = await open(await newMigratedTestDatabase());
     const { rows } = await db.pool.query('SELECT 1761134400000::bigint AS at, count(*) AS n FROM links');
     expect(rows[0]).toEqual({ at: 1761134400000, n: 0 });
   });
@@ -188,7 +189,12 @@ describe('the PostgreSQL schema for links', () => {
    * timeout: building 20,000 links' search grams in one statement took over 10 s on a loaded CI runner.
    */
   async function withLinks(many: number) {
-    const db = await open(await newTestDatabase(), { limited: false });
+    const db = await open(await newMigratedTestDatabase(), { limited: false });
+    await seed(db, many);
+    return db;
+  }
+
+  async function seed(db: PgDatabase, many: number) {
     await db.pool.query(`INSERT INTO teams (id, name, created_at) VALUES ('big', 'B', 'x'), ('small', 'S', 'x')`);
     await db.pool.query(
       `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at)
@@ -198,7 +204,27 @@ describe('the PostgreSQL schema for links', () => {
        FROM generate_series(1, $1::int) AS i`,
       [many],
     );
-    return db;
+  }
+
+  /** The name of a database seeded with 20,000 links once for the file, and closed: each test copies it. */
+  let seeded: Promise<string> | undefined;
+
+  /**
+   * withLinks(20_000), a database of the test's own as the others, but copied (a fraction of a second) from the one
+   * seeded for the file: seeding builds the 20,000 links' search grams, 8 s here and more on a loaded runner.
+   */
+  async function withManyLinks() {
+    seeded ??= (async () => {
+      const url = await newMigratedTestDatabase();
+      const db = await openDatabase(url, { limited: false });
+      try {
+        await seed(db, 20_000);
+      } finally {
+        await db.close();
+      }
+      return new URL(url).pathname.slice(1);
+    })();
+    return open(await newDatabaseIn(testPostgresUrl(), await seeded), { limited: false });
   }
 
   async function add(db: PgDatabase, teamId: string, link: { code: string; name?: string; destination: string; note?: string }) {
@@ -247,7 +273,7 @@ describe('the PostgreSQL schema for links', () => {
   });
 
   it('plans the search of older links through the gram index for any q, even one every link holds', async () => {
-    const db = await withLinks(20_000);
+    const db = await withManyLinks();
     await add(db, 'big', { code: 'rare', destination: 'https://example.com/Needle' });
     // What autovacuum does on its own: merges the index's pending entries, which otherwise make it look costly.
     await db.pool.query('VACUUM ANALYZE links');
@@ -280,7 +306,7 @@ describe('the PostgreSQL schema for links', () => {
   }, 60_000); // 9 s here, for the seed and VACUUM; more than twice that on a loaded CI runner
 
   it('reads a search in one state down (team, state, seq), even a state the statistics never saw', async () => {
-    const db = await withLinks(20_000);
+    const db = await withManyLinks();
     await db.pool.query('VACUUM ANALYZE links');
     // After the statistics: as far as the planner knows, every link is active.
     await db.pool.query(`UPDATE links SET state = 'flagged' WHERE id IN ('link_7', 'link_70')`);

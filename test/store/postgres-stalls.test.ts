@@ -9,7 +9,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { ORDINARY_SHARE } from '../../src/store/postgres/database.js';
 import type { Store } from '../../src/store/ports.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 import { startSlowProxy, type SlowProxy } from '../helpers/slow-proxy.js';
 
 /**
@@ -62,7 +62,7 @@ async function waitingOnLocks(count: number): Promise<void> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shortlinks-stalls-'));
-  const database = new URL(await newTestDatabase());
+  const database = new URL(await newMigratedTestDatabase());
   other = await openPostgresStore(database.href);
   locker = new pg.Client({ connectionString: database.href });
   watcher = new pg.Client({ connectionString: database.href });

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { TRUST_MS } from '../../src/store/postgres/changes.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/ports.js';
-import { newTestDatabase } from '../helpers/shared-postgres.js';
+import { newMigratedTestDatabase } from '../helpers/shared-postgres.js';
 
 /**
  * PostgreSQL's writers wait for the readers (store/postgres/changes.ts): a write's caller is answered once every
@@ -17,7 +17,7 @@ afterEach(async () => {
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function twoProcesses() {
-  const url = await newTestDatabase();
+  const url = await newMigratedTestDatabase();
   const a = await openPostgresStore(url);
   const b = await openPostgresStore(url);
   opened.push(a, b);

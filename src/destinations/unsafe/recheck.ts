@@ -14,6 +14,7 @@ import type { Clock } from '../../shared/clock.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
 import { warnLine } from '../../observability/logger.js';
 import { count } from '../../shared/words.js';
+import { every } from '../../shared/periodic.js';
 
 /** The re-check's default interval. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -58,8 +59,6 @@ export interface RecheckOptions {
 export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
   const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = warnLine } = options;
   const links = store.links;
-  let running: Promise<RecheckResult | null> | undefined;
-  let stopped = false;
   // This process, as the lease knows it: its pid for an operator reading the table, and a random part, since a
   // pid is reused.
   const holder = `${process.pid}-${randomUUID()}`;
@@ -79,7 +78,7 @@ export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
 
   async function run(): Promise<RecheckResult> {
     const result: RecheckResult = { checked: 0, flagged: 0, skipped: 0 };
-    for (let after = 0; !stopped; ) {
+    for (let after = 0; !job.stopped(); ) {
       const batch = await links.activeDestinations(after, batchSize);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.seq;
@@ -114,33 +113,14 @@ export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
     return result;
   }
 
-  function runNow(): Promise<RecheckResult | null> {
-    running ??= holdLease()
-      .then((held) => (held ? run() : null))
-      .finally(() => (running = undefined));
-    return running;
-  }
-
-  const timer = setInterval(() => {
-    runNow().then(
-      (result) =>
-        log(
-          result
-            ? `Unsafe-site re-check: ${count(result.checked, 'link')} checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`
-            : 'Unsafe-site re-check: left to another process, which ran it less than an interval ago.',
-        ),
-      (error: unknown) => log(`Unsafe-site re-check failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  }, intervalMs);
-  // The schedule alone must not keep the process alive.
-  timer.unref();
-
-  return {
-    runNow,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  const job = every(intervalMs, () => holdLease().then((held) => (held ? run() : null)), {
+    result: (result) =>
+      log(
+        result
+          ? `Unsafe-site re-check: ${count(result.checked, 'link')} checked, ${result.flagged} flagged, ${result.skipped} left for the next run.`
+          : 'Unsafe-site re-check: left to another process, which ran it less than an interval ago.',
+      ),
+    failure: (error) => log(`Unsafe-site re-check failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  return { runNow: job.runNow, stop: job.stop };
 }

@@ -28,6 +28,10 @@ export interface TeamQueries {
   deleteTeamLinks(teamId: string): void;
   /** Deletes the team and its members. Its links must be gone first. */
   deleteTeam(teamId: string): void;
+  /** The ids of the teams the person belongs to, in id order. */
+  teamsOf(personId: string): string[];
+  /** Deletes the person and all that is theirs alone (sql/accounts.ts); false when there was no such person. */
+  deletePerson(personId: string): boolean;
 }
 
 /** Every query an operation may ask: an adapter answers both sets in one transaction. */

@@ -2,6 +2,7 @@ import type { Store } from '../ports.js';
 import { readStoreFailuresWith } from '../../errors.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
+import { pgAccounts } from './accounts.js';
 import { cachedReads } from './cached-reads.js';
 import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
@@ -10,6 +11,8 @@ import { postgresFailure } from './failures.js';
 import { pgIdempotency } from './idempotency.js';
 import { pgInvitations } from './invitations.js';
 import { pgLeases } from './leases.js';
+import { pgMailOutbox } from './mail-outbox.js';
+import { pgEmailChanges } from './email-changes.js';
 import { pgLinks } from './links.js';
 import { pgMcpSessions } from './mcp-sessions.js';
 import { pgModeration } from './moderation.js';
@@ -17,6 +20,7 @@ import { pgOAuth } from './oauth.js';
 import { pgOperations } from './operations.js';
 import { pgPasswordLinks } from './password-links.js';
 import { pgSignupInvitations } from './signup-invitations.js';
+import { pgOidcIdentities } from './oidc-identities.js';
 import { pgPeople } from './people.js';
 import { pgRates } from './rates.js';
 import { postgresReadiness } from './readiness.js';
@@ -50,7 +54,9 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
   // tell every process within their own transaction.
   const { cached, accessWrite } = cachedReads(changes, pool);
   const people = pgPeople(pool, random, accessWrite);
-  const teams = pgTeams(pool, random, accessWrite, pgOperations(pool, changes, accessWrite));
+  // Changes of who belongs (teams' members, accounts deleted) tell every process within their transaction.
+  const performAccess = pgOperations(pool, changes, accessWrite);
+  const teams = pgTeams(pool, random, accessWrite, performAccess);
   const tokens = pgTokens(pool, random, accessWrite);
   const links = pgLinks(pool, random, new LinkIds(random), perform);
   // The reads every request makes before its own work (a redirect's link, a token's grant, a team and a
@@ -81,10 +87,14 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     webSessions: pgWebSessions(pool),
     passwordLinks: pgPasswordLinks(pool),
     signupInvitations: pgSignupInvitations(pool),
+    oidcIdentities: pgOidcIdentities(pool),
     invitations: pgInvitations(pool, accessWrite),
     oauth: { ...pgOAuth(pool, random), token: quick.oauth.token },
     mcpSessions: pgMcpSessions(pool, changes),
+    accounts: pgAccounts(pool, performAccess),
     leases: pgLeases(pool),
+    mailOutbox: pgMailOutbox(pool),
+    emailChanges: pgEmailChanges(pool),
     changes,
     ready: postgresReadiness(reserved),
     async close() {

@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import type { TeamQueries } from '../operations/team-queries.js';
 import type { Statement } from '../sql/statement.js';
+import { accountSql } from '../sql/accounts.js';
 import { teamSql } from '../sql/teams.js';
 import { LONG_STATEMENT_MS } from './database.js';
-import { query, row, rows, run, type Queryable } from './query.js';
+import { changed, query, row, rows, run, type Queryable } from './query.js';
 
 type Answers = { [K in keyof TeamQueries]: (...args: Parameters<TeamQueries[K]>) => Promise<ReturnType<TeamQueries[K]>> };
 
@@ -28,5 +29,7 @@ export function pgTeamQueries(client: Queryable): Answers {
     retireTeamNames: (teamId) => long(teamSql.retireNames, { teamId }).then(() => undefined),
     deleteTeamLinks: (teamId) => long(teamSql.deleteLinks, { teamId }).then(() => undefined),
     deleteTeam: (teamId) => run(client, teamSql.delete, { teamId }),
+    teamsOf: async (personId) => (await rows(client, accountSql.teamsOf, { personId })).map((m) => m.teamId),
+    deletePerson: async (personId) => (await changed(client, accountSql.deletePerson, { personId })) > 0,
   };
 }

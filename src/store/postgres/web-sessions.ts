@@ -1,7 +1,7 @@
 import type { WebSessionStore } from '../ports.js';
 import { webSessionSql } from '../sql/web-sessions.js';
 import type { PgPool } from './database.js';
-import { row, run } from './query.js';
+import { changed, row, rows, run } from './query.js';
 
 export function pgWebSessions(pool: PgPool): WebSessionStore {
   return {
@@ -15,6 +15,15 @@ export function pgWebSessions(pool: PgPool): WebSessionStore {
     },
     async remove(idHash) {
       await run(pool, webSessionSql.remove, { idHash });
+    },
+    ofPerson(personId, now) {
+      return rows(pool, webSessionSql.ofPerson, { personId, now: now.toISOString() });
+    },
+    async removeOfPerson(personId, idHash) {
+      return (await changed(pool, webSessionSql.removeOfPerson, { personId, idHash })) > 0;
+    },
+    removeOthers(personId, keep) {
+      return changed(pool, webSessionSql.removeOthers, { personId, keep });
     },
   };
 }

@@ -33,6 +33,47 @@ export const sharedMigrations: readonly DialectText[] = [
   `,
   // 2 (SQLite's 21, nothing there; PostgreSQL's 15): listLinks q as one PL/pgSQL function (postgres/search.ts).
   (d) => (d.name === 'sqlite' ? '' : LINK_SEARCH_FUNCTION),
+  // 3 (SQLite's 22, PostgreSQL's 16): single sign-on (OIDC_ISSUER): who each person is at the provider (`iss`,
+  // `sub`), so an account stays its person's when their email changes there. Gone with the person.
+  (d) => `
+  CREATE TABLE IF NOT EXISTS oidc_identities (
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (issuer, subject)
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS oidc_identities_by_person ON oidc_identities(person_id);
+  `,
+  // 4 (SQLite's 23, PostgreSQL's 17): email (SMTP_URL): the outbox the server processes send from (times in epoch ms;
+  // a message's text is blanked once sent or given up, since it holds one-time links), and email changes waiting for
+  // their confirmation link.
+  (d) => `
+  CREATE TABLE IF NOT EXISTS mail_outbox (
+    id TEXT PRIMARY KEY,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    text_body TEXT NOT NULL,
+    html_body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    due_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
+    holder TEXT,
+    last_error TEXT,
+    created_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
+    finished_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'}
+  );
+  CREATE INDEX IF NOT EXISTS mail_outbox_due ON mail_outbox(state, due_at);
+  CREATE TABLE IF NOT EXISTS email_changes (
+    token_hash ${d.name === 'sqlite' ? 'BLOB' : 'bytea'} PRIMARY KEY,
+    person_id TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS email_changes_by_person ON email_changes(person_id);
+  `,
 ];
 
 /**

@@ -7,6 +7,9 @@ import { sqliteFailure } from './failures.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
 import { sqliteLeases } from './leases.js';
+import { sqliteMailOutbox } from './mail-outbox.js';
+import { sqliteEmailChanges } from './email-changes.js';
+import { sqliteAccounts } from './accounts.js';
 import { sqliteClicks } from './clicks.js';
 import { countedAlone } from './counted-alone.js';
 import { sqliteIdempotency } from './idempotency.js';
@@ -16,6 +19,7 @@ import { sqliteModeration } from './moderation.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasswordLinks } from './password-links.js';
 import { sqliteSignupInvitations } from './signup-invitations.js';
+import { sqliteOidcIdentities } from './oidc-identities.js';
 import { sqlitePeople } from './people.js';
 import { sqliteRates } from './rates.js';
 import { sqliteReadiness } from './readiness.js';
@@ -48,10 +52,14 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     webSessions: sqliteWebSessions(db),
     passwordLinks: sqlitePasswordLinks(db),
     signupInvitations: sqliteSignupInvitations(db),
+    oidcIdentities: sqliteOidcIdentities(db),
     invitations: sqliteInvitations(db),
     oauth: sqliteOAuth(db, random),
     mcpSessions: sqliteMcpSessions(db),
+    accounts: sqliteAccounts(db, perform),
     leases: sqliteLeases(db),
+    mailOutbox: sqliteMailOutbox(db),
+    emailChanges: sqliteEmailChanges(db),
     changes,
     ready: sqliteReadiness(db, path),
     async close() {

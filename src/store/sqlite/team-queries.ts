@@ -1,4 +1,5 @@
 import type { TeamQueries } from '../operations/team-queries.js';
+import { accountSql } from '../sql/accounts.js';
 import { teamSql } from '../sql/teams.js';
 import type { Db } from './database.js';
 import { prepareAll } from './prepare.js';
@@ -9,6 +10,7 @@ import { prepareAll } from './prepare.js';
  */
 export function sqliteTeamQueries(db: Db): TeamQueries {
   const s = prepareAll(db, teamSql);
+  const a = prepareAll(db, accountSql);
   return {
     lockedTeam: (teamId) => s.locked.get({ teamId }) ?? null,
     members: (teamId) => s.roles.all({ teamId }),
@@ -19,5 +21,7 @@ export function sqliteTeamQueries(db: Db): TeamQueries {
     retireTeamNames: (teamId) => void s.retireNames.run({ teamId }),
     deleteTeamLinks: (teamId) => void s.deleteLinks.run({ teamId }),
     deleteTeam: (teamId) => void s.delete.run({ teamId }),
+    teamsOf: (personId) => a.teamsOf.all({ personId }).map((m) => m.teamId),
+    deletePerson: (personId) => a.deletePerson.run({ personId }).changes > 0,
   };
 }

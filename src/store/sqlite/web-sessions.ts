@@ -17,5 +17,14 @@ export function sqliteWebSessions(db: Db): WebSessionStore {
     async remove(idHash) {
       s.remove.run({ idHash });
     },
+    async ofPerson(personId, now) {
+      return s.ofPerson.all({ personId, now: now.toISOString() });
+    },
+    async removeOfPerson(personId, idHash) {
+      return s.removeOfPerson.run({ personId, idHash }).changes > 0;
+    },
+    async removeOthers(personId, keep) {
+      return s.removeOthers.run({ personId, keep }).changes;
+    },
   };
 }

@@ -13,6 +13,7 @@ import { html } from '../../views/html.js';
 import { timeToWait } from '../../shared/words.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { assistantOf } from '../assistant-of.js';
+import { ssoHref } from './signin-oidc.js';
 
 const WRONG = 'The email or the password is wrong.';
 
@@ -25,11 +26,14 @@ interface FormValues {
   notice?: string;
   /** The token of the sign-up link the person came with, carried by the form. */
   invitation?: string;
+  /** Under OIDC_ONLY, the password form an operator asked for (`/signin?password=1`). */
+  password?: boolean;
 }
 
 /** Sign up (as the operator's sign-up mode allows), sign in and sign out. */
 export function accountPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
+  const { oidc } = ctx.config;
   const throttle = new SignInThrottle(gate.rates);
   const devices = serviceDeviceCookie(ctx);
   // Unknown emails are checked against this, so a wrong email takes as long as a wrong password.
@@ -40,6 +44,7 @@ export function accountPages(app: Express, deps: PageDeps): void {
     const { signup: mode } = await ctx.store.settings.serviceSettings();
     const signUp = kind === 'signup';
     const again = values.next ? `?next=${encodeURIComponent(values.next)}` : '';
+    if (signUp && oidc?.only) return ssoOnlyPage(res, status, values.next ?? null, values.alert);
     if (signUp && mode === 'closed') return closedPage(res, status, again, values.alert);
     const csrf = await sessions.formToken(req, res);
     const errors = values.errors ?? {};
@@ -47,18 +52,23 @@ export function accountPages(app: Express, deps: PageDeps): void {
     const invitation = values.invitation ? html`<input type="hidden" name="${INVITATION_FIELD}" value="${values.invitation}">` : html``;
     const assistant = await assistantOf(ctx.store.oauth, values.next);
     const connecting = assistant === null ? html`` : html`<p>To connect the assistant <strong>${assistant}</strong> to your account.</p>`;
+    const sso = oidc && !signUp ? html`<p><a class="button" href="${ssoHref(values.next ?? null)}">Sign in with ${oidc.name}</a></p>` : html``;
+    // OIDC_ONLY: single sign-on is the way in; the password form is there only for an operator who asks for it.
+    const passwordForm = !oidc?.only || signUp || values.password === true;
     const other = signUp
       ? html`<p>Have an account? <a href="/signin${again}">Sign in</a>.</p>`
-      : mode === 'closed'
-        ? html`<p>New here? ${CLOSED_WORDS}</p>`
-        : html`<p>New here? ${mode === 'invite' ? html`Accounts here are by invitation. ` : html``}<a href="/signup${again}">Make an account</a>.</p>`;
+      : oidc?.only
+        ? html``
+        : mode === 'closed'
+          ? html`<p>New here? ${CLOSED_WORDS}</p>`
+          : html`<p>New here? ${mode === 'invite' ? html`Accounts here are by invitation. ` : html``}<a href="/signup${again}">Make an account</a>.</p>`;
     render(
       res,
       status,
       signUp ? 'Sign up' : 'Sign in',
       html`<h1>${signUp ? 'Make an account' : 'Sign in'}</h1>${connecting}
-${alertBox(values.alert)}${signUp ? noticeBox(values.notice ?? (mode === 'invite' ? INVITE_WORDS : undefined)) : html``}
-<form method="post" action="/${kind}" class="card" novalidate>
+${alertBox(values.alert)}${signUp ? noticeBox(values.notice ?? (mode === 'invite' ? INVITE_WORDS : undefined)) : html``}${sso}
+${passwordForm ? html`<form method="post" action="/${kind}" class="card" novalidate>
 ${csrfField(csrf)}${next}${invitation}
 ${textField({ name: 'email', label: 'Email', type: 'email', value: values.email ?? '', error: errors.email, required: true, autocomplete: 'email', maxlength: 254 })}
 ${textField({
@@ -71,7 +81,7 @@ ${textField({
   ...(signUp ? { hint: `At least ${MIN_PASSWORD} characters.` } : {}),
 })}
 <button type="submit">${signUp ? 'Sign up' : 'Sign in'}</button>
-</form>
+</form>${ctx.config.mail && !signUp ? html`<p><a href="/forgot">Forgot your password?</a></p>` : html``}` : html``}
 ${other}`,
       signUp ? 'signup' : 'account',
     );
@@ -84,6 +94,17 @@ ${other}`,
       status,
       'Sign up',
       html`<h1>Sign-up is closed</h1>${alertBox(alert)}<p>${CLOSED_WORDS}</p><p>Have an account? <a href="/signin${again}">Sign in</a>.</p>`,
+      'signup',
+    );
+  }
+
+  /** Sign-up under OIDC_ONLY: accounts are made by signing in with the provider. */
+  function ssoOnlyPage(res: Response, status: number, next: string | null, alert: string | undefined) {
+    render(
+      res,
+      status,
+      'Sign up',
+      html`<h1>Make an account</h1>${alertBox(alert)}<p>Accounts here are made by signing in with ${oidc!.name}.</p><p><a class="button" href="${ssoHref(next)}">Sign in with ${oidc!.name}</a></p>`,
       'signup',
     );
   }
@@ -108,7 +129,7 @@ ${other}`,
     const token = text(req, INVITATION_FIELD);
     const { signup: mode } = await ctx.store.settings.serviceSettings();
     // Refused before anything is read or counted: a closed service writes nothing for a sign-up.
-    if (mode === 'closed') return form(req, res, 'signup', 403, { next, alert: 'No account was made.' });
+    if (mode === 'closed' || oidc?.only) return form(req, res, 'signup', 403, { next, alert: 'No account was made.' });
     const email = emailOrNull(rawEmail);
     const errors: FieldErrors = {};
     if (email === null) errors.email = 'Enter an email address, like name@example.com.';
@@ -147,7 +168,7 @@ ${other}`,
   app.get('/signin', async (req, res) => {
     const next = safeNext(queryText(req, 'next'));
     if (await sessions.signedIn(req, res)) return res.redirect(303, next ?? '/app');
-    return form(req, res, 'signin', 200, { next });
+    return form(req, res, 'signin', 200, { next, password: queryText(req, 'password') === '1' });
   });
 
   app.post('/signin', async (req, res) => {
@@ -167,12 +188,15 @@ ${other}`,
     if (wait > 0) {
       setRetryAfter(res, wait);
       const alert = `Too many failed attempts. Wait ${timeToWait(wait)}, then try again.`;
-      return form(req, res, 'signin', 429, { email: rawEmail, next, alert });
+      return form(req, res, 'signin', 429, { email: rawEmail, next, alert, password: true });
     }
     const found = email !== null && password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(email) : null;
     const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), found?.passwordHash ?? (await decoyHash()));
     if (!found || found.passwordHash === null || !ok) {
-      return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG });
+      return form(req, res, 'signin', 400, { email: rawEmail, next, alert: WRONG, password: true });
+    }
+    if (oidc?.only && !found.person.operator) {
+      return form(req, res, 'signin', 403, { next, alert: `Here only operators sign in with a password: sign in with ${oidc.name}.` });
     }
     await throttle.succeeded(keys[0]!, keys.slice(1));
     await devices.issue(res, email!);

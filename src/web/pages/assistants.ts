@@ -3,7 +3,7 @@ import type { Gate } from '../../auth/gate.js';
 import type { OAuthGrant, OAuthStore } from '../../store/ports.js';
 import { escapeHtml, page, PAGE_HEADERS } from '../../views/layout.js';
 import type { SignedIn, WebSessions } from '../../auth/web-sessions.js';
-import { nav } from '../../views/nav.js';
+import { header } from '../request.js';
 import { clientLabel, selfChosenName } from './consent.js';
 import { redirectHostOf } from '../../oauth/redirect-uris.js';
 
@@ -56,7 +56,7 @@ export function assistantsPage(app: Express, deps: { store: OAuthStore; sessions
     res
       .status(200)
       .type('html')
-      .send(page('Connected assistants', `<h1>Connected assistants</h1>\n${notice}\n${table}`, nav(me, 'assistants').text));
+      .send(page('Connected assistants', `<h1>Connected assistants</h1>\n${notice}\n${table}`, header(res, 'assistants').text));
   });
 
   app.post('/assistants/revoke', async (req, res) => {

@@ -3,6 +3,7 @@ import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
 import { ApiError, unlessApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
+import { destinationWords } from '../../domain/destination.js';
 import { MAX_LINKS_PER_CALL } from '../../domain/limits.js';
 import { createLinks } from '../../tools/create-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
@@ -56,6 +57,7 @@ export function bulkCreatePages(app: Express, deps: PageDeps): void {
 
   async function show(req: Request, res: Response, me: SignedIn, answer: Answer) {
     const teams = await teamsOf(ctx.store, me.person.id);
+    const { destinations } = await ctx.store.settings.serviceSettings();
     const made = await madeLines(me, queryText(req, 'made'));
     const notice = made.length > 0 ? html`<p class="notice" role="status">Made ${count(made.length, 'link')}.</p>
 ${resultItems(made)}` : noticeBox(undefined);
@@ -74,7 +76,7 @@ ${COPIED_STATUS}
 ${teams.length === 0 ? NO_TEAM_YET : html`<form method="post" action="${PATH}" class="card" novalidate>
 ${csrfField(me.csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: answer.team, error: errors.team })}
-${textAreaField({ name: 'destinations', label: 'Destinations', value: answer.lines, error: errors.destinations, hint: `One https address a line, up to ${MAX_LINKS_PER_CALL}. Each is made on its own: a refused line does not stop the others.` })}
+${textAreaField({ name: 'destinations', label: 'Destinations', value: answer.lines, error: errors.destinations, hint: `${destinationWords(destinations)}, one a line, up to ${MAX_LINKS_PER_CALL}. Each is made on its own: a refused line does not stop the others.` })}
 <button type="submit">Make short links</button>
 </form>`}
 ${PAGE_SCRIPT_TAG}`,

@@ -3,7 +3,7 @@ import { neutralized } from '../../domain/hidden-characters.js';
 import type { OAuthClient } from '../../store/ports.js';
 import { escapeHtml, page, PAGE_HEADERS } from '../../views/layout.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { nav } from '../../views/nav.js';
+import { header } from '../request.js';
 import type { AuthorizationRequest } from '../../oauth/authorize.js';
 import type { OAuthPages } from '../../oauth/pages.js';
 import { isMetadataDocumentId } from '../../oauth/metadata-documents.js';
@@ -28,12 +28,11 @@ export function formActionSource(redirectUri: string): string | null {
 }
 
 function sendPage(res: Response, status: number, title: string, body: string, headers: Record<string, string> = {}): void {
-  const me = (res.locals.signedIn as SignedIn | null | undefined) ?? null;
   res
     .status(status)
     .set({ ...PAGE_HEADERS, ...headers })
     .type('html')
-    .send(page(title, body, nav(me, null).text));
+    .send(page(title, body, header(res, null).text));
 }
 
 /** A page with a heading and one sentence (errors of the OAuth pages). */

@@ -1,7 +1,8 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { looksLikeCode } from '../../domain/code.js';
-import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import { destinationWords, MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import type { DestinationMode } from '../../domain/service-settings.js';
 import { MAX_LINKS_PER_CALL } from '../../domain/limits.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { LINK_STATES } from '../../domain/link-state.js';
@@ -41,6 +42,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
   async function show(req: Request, res: Response, me: SignedIn, problem: Problem = { status: 200 }) {
     const query = listQueryOf(req);
     const teams = await teamsOf(ctx.store, me.person.id);
+    const { destinations } = await ctx.store.settings.serviceSettings();
     let listings: TeamListing[] = [];
     let listProblem: Problem = { status: 200 };
     try {
@@ -58,7 +60,7 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
       html`<h1>Your links</h1>
 ${notice(req)}
 ${alertBox(problem.alert)}
-${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem)}
+${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem, destinations)}
 <p><a href="/app/links/bulk">Make up to ${MAX_LINKS_PER_CALL} links at once</a></p>
 ${filterForm(teams, query, listProblem.errors ?? {})}`}
 ${alertBox(listProblem.alert)}
@@ -124,7 +126,7 @@ ${PAGE_SCRIPT_TAG}`,
  * The make-link form, in a disclosure that is open: on a phone the page script folds it (data-fold), so the team's
  * links come first, one tap away from the form. A form shown again with its faults stays open.
  */
-function createForm(teams: Team[], csrf: string, problem: Problem): Html {
+function createForm(teams: Team[], csrf: string, problem: Problem, destinations: DestinationMode): Html {
   const values = problem.values ?? {};
   const errors = problem.errors ?? {};
   const fold = problem.values === undefined ? html` data-fold` : html``;
@@ -132,7 +134,7 @@ function createForm(teams: Team[], csrf: string, problem: Problem): Html {
 <form method="post" action="/app/links" novalidate>
 ${csrfField(csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: values.team ?? '', error: errors.team })}
-${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: 'An https address.', maxlength: MAX_DESTINATION_LENGTH })}
+${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: `${destinationWords(destinations)}.`, maxlength: MAX_DESTINATION_LENGTH })}
 <div class="row">
 ${textField({ name: 'name', label: 'Short link name (optional)', value: values.name ?? '', error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _.`, maxlength: MAX_NAME_LENGTH })}
 ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', error: errors.note, hint: `Up to ${NOTE_MAX} characters.`, maxlength: NOTE_MAX })}

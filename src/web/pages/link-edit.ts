@@ -1,7 +1,8 @@
 import type { Express, Response } from 'express';
 import type { z } from 'zod';
 import type { SignedIn } from '../../auth/web-sessions.js';
-import { MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import { destinationWords, MAX_DESTINATION_LENGTH } from '../../domain/destination.js';
+import type { DestinationMode } from '../../domain/service-settings.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { NOTE_MAX } from '../../domain/note.js';
 import { ApiError } from '../../errors.js';
@@ -114,8 +115,9 @@ interface Problem {
 export function linkEditPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
 
-  function show(res: Response, me: SignedIn, link: Link, values: Values, problem: Problem = { status: 200, errors: {} }) {
+  async function show(res: Response, me: SignedIn, link: Link, values: Values, problem: Problem = { status: 200, errors: {} }) {
     const { errors } = problem;
+    const { destinations } = await ctx.store.settings.serviceSettings();
     render(
       res,
       problem.status,
@@ -124,16 +126,16 @@ export function linkEditPages(app: Express, deps: PageDeps): void {
 <h1>Edit link <code>${link.code}</code></h1>
 ${stateNote(link)}
 ${alertBox(problem.alert)}
-${link.state === 'disabled' ? html`` : editForm(me, link, values, errors)}`,
+${link.state === 'disabled' ? html`` : editForm(me, link, values, errors, destinations)}`,
       'app',
     );
   }
 
   /** The form itself: none for a disabled link, which takes no change (the state note above says so). */
-  function editForm(me: SignedIn, link: Link, values: Values, errors: FieldErrors) {
+  function editForm(me: SignedIn, link: Link, values: Values, errors: FieldErrors, destinations: DestinationMode) {
     return html`<form method="post" action="/app/links/${link.code}/edit" class="card" novalidate>
 ${csrfField(me.csrf)}
-${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination, error: errors.destination, required: true, hint: 'An https address. The short link and printed QR codes follow at once.', maxlength: MAX_DESTINATION_LENGTH })}
+${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination, error: errors.destination, required: true, hint: `${destinationWords(destinations)}. The short link and printed QR codes follow at once.`, maxlength: MAX_DESTINATION_LENGTH })}
 ${textField({ name: 'name', label: 'Short link name', value: values.name, error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _; empty for none. An old name stops working at once and stays reserved for your team.`, maxlength: MAX_NAME_LENGTH })}
 ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.note, hint: `Up to ${NOTE_MAX} characters; empty for none. Only your team sees it.`, maxlength: NOTE_MAX })}
 <button type="submit">Save changes</button> <a href="/app/links/${link.code}" style="margin-left:1rem">Cancel</a>
@@ -144,7 +146,7 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
     '/app/links/:code/edit',
     signedInOnly(deps, async (req, res, me) => {
       const link = await linkOf(ctx, me, req.params.code as string);
-      show(res, me, link, valuesOf(link));
+      await show(res, me, link, valuesOf(link));
     }),
   );
 

@@ -5,6 +5,7 @@ import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-r
 import type { PasswordLinkState, Person } from '../../store/ports.js';
 import { serviceDeviceCookie } from '../device-cookie.js';
 import { render, text, type PageDeps } from '../request.js';
+import { ssoHref } from './signin-oidc.js';
 import { csrfField, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
 
@@ -19,7 +20,9 @@ const BROKEN = {
 
 /**
  * `PUBLIC_URL/set-password/<token>`: the one-time page, printed by `shortlinks person add` (without a password) and
- * `person reset`, where a person chooses their password. Setting it spends the link and signs them in.
+ * `person reset`, where a person chooses their password. Setting it spends the link and signs them in, except
+ * (OIDC_ONLY) someone who is not an operator: the link is the operator's act, so the password is set, but they
+ * sign in with single sign-on like everyone but the operators.
  */
 export function setPasswordPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions } = deps;
@@ -81,6 +84,15 @@ ${textField({
     }
     const state = await ctx.store.passwordLinks.use(tokenHash, await hashPassword(password), ctx.clock.now());
     if (state.kind !== 'valid') return broken(res, state);
+    const { oidc } = ctx.config;
+    if (oidc?.only && !state.person.operator) {
+      return render(
+        res,
+        200,
+        'Password set',
+        html`<h1>Password set</h1><p role="status">Your password is set, but here only operators sign in with a password: sign in with ${oidc.name}.</p><p><a class="button" href="${ssoHref(null)}">Sign in with ${oidc.name}</a></p>`,
+      );
+    }
     // This browser now knows the password: the sign-in slowdown counts it apart from strangers (device-cookie.ts).
     await devices.issue(res, state.person.email);
     await sessions.signIn(res, state.person.id);

@@ -3,6 +3,7 @@ import { emailOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { setRetryAfter } from '../../http/retry-after.js';
+import { teamInvitationMessage } from '../../mail/messages/team-invitation.js';
 import { timeToWait } from '../../shared/words.js';
 import { nextOf, signedInOnly, text, type PageDeps } from '../request.js';
 import { teamPage } from './team-page.js';
@@ -39,6 +40,8 @@ export function teamInvitationPages(app: Express, deps: PageDeps): void {
       const invited = await invitations.invite(team.id, email, me.person.id, now());
       if (invited === 'no_team') throw teamNotFound();
       if (invited === 'member') return show(req, res, me, team, 409, { email: raw, errors: { email: 'They already are a member.' } });
+      // Mailed whether or not the address has an account, so the answer stays the same; the mail holds no token.
+      if (ctx.config.mail) await ctx.store.mailOutbox.enqueue(teamInvitationMessage(email, team.name, me.person.email, ctx.config.publicUrl), now());
       res.redirect(303, `/teams/${team.id}?done=invited`);
     }),
   );

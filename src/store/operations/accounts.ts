@@ -1,0 +1,31 @@
+import type { AccountRemoval } from '../ports.js';
+import type { Steps } from './steps.js';
+import { t, type StoreQueries } from './team-queries.js';
+
+/**
+ * Deleting a person's account, as an operation for any adapter to run in one transaction (see steps.ts). Each of
+ * their teams is locked as deleting a team locks it (its links, then its row: operations/teams.ts), so the rule is
+ * judged on members and links no one else can change until it commits: an owner leaving or a link created meanwhile
+ * is seen.
+ */
+export const accountOperations = {
+  *remove(personId: string): Steps<StoreQueries, AccountRemoval> {
+    const alone: string[] = [];
+    for (const teamId of yield* t.teamsOf(personId)) {
+      const links = (yield* t.lockedTeamLinks(teamId)).length;
+      const team = yield* t.lockedTeam(teamId);
+      if (!team) continue;
+      const members = yield* t.members(teamId);
+      const owners = members.filter((m) => m.role === 'owner');
+      // A member among others, or one owner of several: their membership simply goes with them.
+      if (owners.length !== 1 || owners[0]!.personId !== personId) continue;
+      const otherMembers = members.length - 1;
+      // Nothing has changed yet: the refusal leaves everything as it was.
+      if (otherMembers > 0 || links > 0) return { kind: 'last_owner', team, otherMembers, links };
+      alone.push(teamId);
+    }
+    // Teams only they could see, with nothing in them: left behind, no one could ever reach or delete them.
+    for (const teamId of alone) yield* t.deleteTeam(teamId);
+    return (yield* t.deletePerson(personId)) ? { kind: 'removed', teamsDeleted: alone.length } : { kind: 'no_person' };
+  },
+};
