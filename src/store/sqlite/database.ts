@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations.js';
 import { registerSpacedText } from './spaced-text.js';
+import { pragmaValue, setPragma } from './pragmas.js';
 import { walHeaderLook } from './wal-header.js';
 
 export type Db = Database.Database;
@@ -15,11 +16,11 @@ export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // The operator CLI and other processes write to the same file; wait for their short transactions.
-  db.pragma('busy_timeout = 5000');
+  setPragma(db, 'busy_timeout = 5000');
   switchToWal(db);
   // NORMAL is durable across a process kill in WAL mode (only an OS crash may lose the last commits).
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
+  setPragma(db, 'synchronous = NORMAL');
+  setPragma(db, 'foreign_keys = ON');
   registerSpacedText(db);
   migrate(db, migrations);
   return db;
@@ -37,7 +38,7 @@ function switchToWal(db: Db): void {
   const deadline = Date.now() + WAL_SWITCH_DEADLINE_MS;
   for (;;) {
     try {
-      db.pragma('journal_mode = WAL');
+      setPragma(db, 'journal_mode = WAL');
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
@@ -56,14 +57,14 @@ function pause(ms: number): void {
  * its own transaction with the version it brings.
  */
 export function migrate(db: Db, list: readonly string[]): void {
-  if ((db.pragma('user_version', { simple: true }) as number) >= list.length) return;
+  if ((pragmaValue(db, 'user_version') as number) >= list.length) return;
   // Other processes may open the same new file at this very moment (the workers of WORKERS=N, two servers, the
   // CLI): how many migrations are applied is read again under the write lock, so each one is applied once.
   const applyNext = db.transaction((): boolean => {
-    const applied = db.pragma('user_version', { simple: true }) as number;
+    const applied = pragmaValue(db, 'user_version') as number;
     if (applied >= list.length) return false;
     db.exec(list[applied]!);
-    db.pragma(`user_version = ${applied + 1}`);
+    setPragma(db, `user_version = ${applied + 1}`);
     return true;
   });
   while (applyNext.immediate());

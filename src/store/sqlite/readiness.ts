@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { writeFailures } from '../../observability/write-failures.js';
 import { writeTransaction, type Db } from './database.js';
 import { migrations } from './migrations.js';
+import { pragmaValue, setPragma } from './pragmas.js';
 
 /**
  * The SQLite half of /healthz: resolves while this connection can serve, throws (with the reason, for the log)
@@ -19,9 +20,9 @@ import { migrations } from './migrations.js';
 export function sqliteReadiness(db: Db, path: string): () => Promise<void> {
   const opened = path === ':memory:' ? null : identityOf(path);
   // Read again under the write lock, so a migration another process applied meanwhile is never undone.
-  const rewriteVersion = writeTransaction(db, () => void db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`));
+  const rewriteVersion = writeTransaction(db, () => setPragma(db, `user_version = ${pragmaValue(db, 'user_version') as number}`));
   return async () => {
-    const applied = db.pragma('user_version', { simple: true }) as number;
+    const applied = pragmaValue(db, 'user_version') as number;
     if (applied < migrations.length) throw new Error(`the database has ${applied} of ${migrations.length} migrations`);
     if (writeFailures.reason() !== null) {
       rewriteVersion();

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Db } from './database.js';
+import { pragmaValue } from './pragmas.js';
 
 /** The first copy of the WAL-index header: 48 bytes at the start of the -shm file. */
 const HEADER_BYTES = 48;
@@ -20,7 +21,7 @@ const shmFiles = new Map<string, { fd: number; connections: number }>();
  * descriptor of a file drops every POSIX lock the process holds on it, SQLite's locks on the -shm file included.
  */
 export function walHeaderLook(db: Db): (() => boolean) | null {
-  if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return null;
+  if (db.memory || pragmaValue(db, 'journal_mode') !== 'wal') return null;
   const path = `${resolve(db.name)}-shm`;
   let file = shmFiles.get(path);
   if (!file) {
