@@ -48,7 +48,11 @@ export async function signupVerdict(store: Store, mode: SignupMode, email: strin
  */
 export function signupModeForHeader(settings: SettingsStore): RequestHandler {
   return async (_req, res, next) => {
-    res.locals.signupMode = (await settings.serviceSettings()).signup;
+    try {
+      res.locals.signupMode = (await settings.serviceSettings()).signup;
+    } catch {
+      // Unreadable settings: the page answers as it can (a database down is its own 503), its header offers no sign-up.
+    }
     next();
   };
 }

@@ -80,9 +80,11 @@ export async function addPerson(store: Store, input: NewPerson, publicUrl: strin
  */
 export async function resetPerson(store: Store, email: string, publicUrl: string, now: Date, mail = false): Promise<ResetPerson> {
   const person = await personByEmail(store, email);
-  const { link, sessionsEnded } = await issueLink(store, publicUrl, person.id, true, now);
-  if (!mail) return { ...person, ...link, sessionsEnded };
-  await store.mailOutbox.enqueue(passwordResetMessage(person.email, link.setPasswordUrl, publicUrl), now);
+  if (!mail) {
+    const { link, sessionsEnded } = await issueLink(store, publicUrl, person.id, true, now);
+    return { ...person, ...link, sessionsEnded };
+  }
+  const { link, sessionsEnded } = await mailPasswordLink(store, person, publicUrl, now, true);
   return { ...person, setPasswordExpiresAt: link.setPasswordExpiresAt, sessionsEnded, mailedTo: person.email };
 }
 
@@ -115,6 +117,16 @@ export async function setOperator(store: Store, email: string, operator: boolean
   const person = await personByEmail(store, email);
   const changed = await store.people.setOperator(person.id, operator);
   return { ...person, operator, changed };
+}
+
+/**
+ * A set-password link queued to the person's address (mail is on): `person reset`, and "Forgot your password?" on the
+ * web, which passes `reset` false so that a stranger asking for someone's link ends nothing of theirs.
+ */
+export async function mailPasswordLink(store: Store, person: Person, publicUrl: string, now: Date, reset: boolean) {
+  const issued = await issueLink(store, publicUrl, person.id, reset, now);
+  await store.mailOutbox.enqueue(passwordResetMessage(person.email, issued.link.setPasswordUrl, publicUrl), now);
+  return issued;
 }
 
 async function issueLink(store: Store, publicUrl: string, personId: string, reset: boolean, now: Date) {

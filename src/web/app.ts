@@ -31,7 +31,7 @@ import { setPasswordPages } from './pages/set-password.js';
 import { singleSignOnPages } from './pages/signin-oidc.js';
 import { welcomePages } from './pages/welcome.js';
 import { PAGE_HEADERS } from '../views/layout.js';
-import { notFound, render, type PageDeps } from './request.js';
+import { notFound, render, signupOffered, type PageDeps } from './request.js';
 import type { WebSessions } from '../auth/web-sessions.js';
 import { signupModeForHeader } from '../auth/signup-rule.js';
 import { html } from '../views/html.js';
@@ -68,9 +68,9 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
     if (me) await deps.gate.count(res, me.person.id);
     const start = me
       ? html`<p><a href="/app">Go to your links</a>.</p>`
-      : (await ctx.store.settings.serviceSettings()).signup === 'closed'
-        ? html`<p><a href="/signin">Sign in</a> to start.</p>`
-        : html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`;
+      : signupOffered(res)
+        ? html`<p><a href="/signin">Sign in</a> or <a href="/signup">make an account</a> to start.</p>`
+        : html`<p><a href="/signin">Sign in</a> to start.</p>`;
     render(
       res,
       200,

@@ -26,8 +26,13 @@ export function render(res: Response, status: number, title: string, body: Html,
  */
 export function header(res: Response, section: Section): Html {
   const me = (res.locals.signedIn as SignedIn | null | undefined) ?? null;
+  return nav(me, section, signupOffered(res));
+}
+
+/** Whether this answer's page may offer sign-up: the mode signupModeForHeader kept is known and not closed. */
+export function signupOffered(res: Response): boolean {
   const mode = res.locals.signupMode as SignupMode | undefined;
-  return nav(me, section, mode !== undefined && mode !== 'closed');
+  return mode !== undefined && mode !== 'closed';
 }
 
 /** The not-found page: for addresses that name nothing, and for things the person may not see (never a 403). */

@@ -144,7 +144,6 @@ export function oidcProvider(oidc: OidcConfig, publicUrl: string, deps: { log: (
   };
 }
 
-export type OidcProvider = ReturnType<typeof oidcProvider>;
 
 /**
  * The client authentication of each token request, chosen from the provider's metadata as it is sent

@@ -1,3 +1,4 @@
+import { judgeRemoval } from '../../domain/team-roles.js';
 import type { AccountRemoval } from '../ports.js';
 import type { Steps } from './steps.js';
 import { t, type StoreQueries } from './team-queries.js';
@@ -12,13 +13,15 @@ export const accountOperations = {
   *remove(personId: string): Steps<StoreQueries, AccountRemoval> {
     const alone: string[] = [];
     for (const teamId of yield* t.teamsOf(personId)) {
-      const links = (yield* t.lockedTeamLinks(teamId)).length;
+      // Links first, then the team, the order every link change takes; read again once the team is locked, as team
+      // deletion does, since a creation may have added one meanwhile.
+      yield* t.lockedTeamLinks(teamId);
       const team = yield* t.lockedTeam(teamId);
       if (!team) continue;
       const members = yield* t.members(teamId);
-      const owners = members.filter((m) => m.role === 'owner');
       // A member among others, or one owner of several: their membership simply goes with them.
-      if (owners.length !== 1 || owners[0]!.personId !== personId) continue;
+      if (judgeRemoval(members, personId, { personId }) !== 'last_owner') continue;
+      const links = (yield* t.lockedTeamLinks(teamId)).length;
       const otherMembers = members.length - 1;
       // Nothing has changed yet: the refusal leaves everything as it was.
       if (otherMembers > 0 || links > 0) return { kind: 'last_owner', team, otherMembers, links };

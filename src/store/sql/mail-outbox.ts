@@ -21,6 +21,8 @@ export const mailOutboxSql = {
        AND state = 'pending' AND due_at <= :now
      RETURNING ${CLAIMED}`,
   ),
+  /** Whether any message is due: read first, so a poll of an empty outbox takes no write lock. */
+  anyDue: sql<{ now: number }, { due: number }>("SELECT 1 AS due FROM mail_outbox WHERE state = 'pending' AND due_at <= :now LIMIT 1"),
   sent: sql<{ id: string; holder: string; now: number }>(
     `UPDATE mail_outbox SET state = 'sent', holder = NULL, text_body = '', html_body = '', finished_at = :now
      WHERE id = :id AND holder = :holder AND state = 'pending'`,

@@ -1,7 +1,6 @@
 import type { Express, Request, Response } from 'express';
-import { verifyPassword } from '../../auth/password.js';
 import { oneTimeToken, PASSWORD_LINK_HOURS, passwordLinkHashOrNull } from '../../auth/password-link.js';
-import { emailOrNull, MAX_PASSWORD } from '../../domain/account-rules.js';
+import { emailOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { emailChangeMessage } from '../../mail/messages/email-change.js';
@@ -9,12 +8,13 @@ import type { SignedIn } from '../../auth/web-sessions.js';
 import { timeToWait } from '../../shared/words.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
+import { currentPassword } from '../current-password.js';
 import { render, signedInOnly, text, type PageDeps } from '../request.js';
 
 /** Where the confirmation link points: `PUBLIC_URL/account/email/confirm/<token>`. */
 const CONFIRM_PATH = '/account/email/confirm';
 /** Confirmation mails a person may ask for in an hour. */
-export const EMAIL_CHANGES_PER_HOUR = 3;
+const EMAIL_CHANGES_PER_HOUR = 3;
 
 /** Why a confirmation link does not work: unknown (or replaced by a newer one) is 404, spent or expired 410. */
 const BROKEN = {
@@ -32,6 +32,7 @@ const BROKEN = {
 export function accountEmailPages(app: Express, deps: PageDeps): void {
   const { ctx, sessions, gate } = deps;
   const now = () => ctx.clock.now();
+  const current = currentPassword(deps);
 
   async function form(req: Request, res: Response, me: SignedIn, status: number, values: { email?: string; errors?: FieldErrors; alert?: string }) {
     if (!ctx.config.mail) {
@@ -45,6 +46,7 @@ export function accountEmailPages(app: Express, deps: PageDeps): void {
     }
     const csrf = await sessions.formToken(req, res);
     const errors = values.errors ?? {};
+    const hasPassword = (await current.hashOf(me)) !== null;
     render(
       res,
       status,
@@ -54,7 +56,7 @@ export function accountEmailPages(app: Express, deps: PageDeps): void {
 <form method="post" action="/account/email" class="card" novalidate>
 ${csrfField(csrf)}
 ${textField({ name: 'email', label: 'New email', type: 'email', value: values.email ?? '', error: errors.email, required: true, autocomplete: 'email', maxlength: 254 })}
-${textField({ name: 'password', label: 'Current password', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
+${hasPassword ? textField({ name: 'password', label: 'Current password', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' }) : html``}
 <button type="submit">Mail me a link</button>
 </form>
 <p><a href="/account">Back to your account</a></p>`,
@@ -76,10 +78,13 @@ ${textField({ name: 'password', label: 'Current password', type: 'password', err
       const password = text(req, 'password');
       const email = emailOrNull(raw);
       if (email === null) return form(req, res, me, 400, { email: raw, errors: { email: 'Enter an email address, like name@example.com.' } });
-      const found = password.length <= MAX_PASSWORD ? await ctx.store.people.withPasswordHash(me.person.email) : null;
-      if (!found?.passwordHash || !(await verifyPassword(password, found.passwordHash))) {
-        return form(req, res, me, 400, { email: raw, errors: { password: 'This is not your current password.' } });
+      // Someone who signs in without a password (single sign-on) has only their session to show, as for deletion.
+      const hash = await current.hashOf(me);
+      const checked = hash === null ? 'ok' : await current.check(res, me, hash, password);
+      if (typeof checked === 'number') {
+        return form(req, res, me, 429, { email: raw, alert: `Too many wrong passwords. Wait ${timeToWait(checked)}, then try again.` });
       }
+      if (checked === 'wrong') return form(req, res, me, 400, { email: raw, errors: { password: 'This is not your current password.' } });
       if (email === me.person.email) return form(req, res, me, 400, { email: raw, errors: { email: 'This already is your email.' } });
       // Sign-up says as much: an address with an account is no secret from someone who can make one.
       if (await ctx.store.people.findByEmail(email)) return form(req, res, me, 409, { email: raw, errors: { email: 'An account with this email already exists.' } });

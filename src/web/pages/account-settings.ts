@@ -1,13 +1,12 @@
 import type { Express, Request, Response } from 'express';
-import { hashPassword, verifyPassword } from '../../auth/password.js';
+import { hashPassword } from '../../auth/password.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
-import { setRetryAfter } from '../../http/retry-after.js';
 import { count, timeToWait } from '../../shared/words.js';
 import type { AccountRemoval, PersonSession } from '../../store/ports.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when, type Html } from '../../views/html.js';
-import { SignInThrottle } from '../sign-in-throttle.js';
+import { currentPassword } from '../current-password.js';
 import { notFound, queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 
 const WRONG_PASSWORD = 'The current password is wrong.';
@@ -32,36 +31,16 @@ const handleOf = (session: PersonSession) => Buffer.from(session.idHash).toStrin
 /**
  * `/account`: the signed-in person's own account. Their email (changed at /account/email), their password (the
  * current one required; every other web session ends), their web sessions (each other one can be ended), a link to
- * their connected assistants, and deleting the account, which asks first on /account/delete. Checking the current
- * password is slowed down after failures as signing in is (sign-in-throttle.ts), under a key of the person's own:
- * someone holding a stolen session cannot guess it quickly, and strangers guessing at the sign-in page do not slow
- * the person down here. Open before the first step too: deleting an account needs no agreement to the terms.
+ * their connected assistants, and deleting the account, which asks first on /account/delete. The current password is
+ * checked as current-password.ts says. Open before the first step too: deleting an account needs no agreement to the terms.
  */
 export function accountSettingsPages(app: Express, deps: PageDeps): void {
-  const { ctx, sessions, gate } = deps;
+  const { ctx, sessions } = deps;
   const { store } = ctx;
-  const throttle = new SignInThrottle(gate.rates);
+  const { hashOf: passwordHashOf, check: checkPassword } = currentPassword(deps);
   // Every page here is for signed-in people, before the first step too.
   const route = (method: 'get' | 'post', path: string, handler: Parameters<typeof signedInOnly>[1]) =>
     app[method](path, signedInOnly(deps, handler, { firstStep: true }));
-
-  /** The person's password hash; null for someone who signs in without one (a set-password link not yet used). */
-  async function passwordHashOf(me: SignedIn): Promise<string | null> {
-    return (await store.people.withPasswordHash(me.person.email))?.passwordHash ?? null;
-  }
-
-  /** Whether `password` is the person's, throttled: 'ok', 'wrong', or the seconds to wait (Retry-After set). */
-  async function checkPassword(res: Response, me: SignedIn, hash: string, password: string): Promise<'ok' | 'wrong' | number> {
-    const key = `account:${me.person.id}`;
-    const wait = await throttle.begin([key], ctx.clock.now().getTime());
-    if (wait > 0) {
-      setRetryAfter(res, wait);
-      return wait;
-    }
-    if (!(await verifyPassword(password.slice(0, MAX_PASSWORD), hash))) return 'wrong';
-    await throttle.succeeded(key, []);
-    return 'ok';
-  }
 
   const tooMany = (wait: number) => `Too many wrong passwords. Wait ${timeToWait(wait)}, then try again.`;
 

@@ -1,18 +1,17 @@
 import type { Express, Request, Response } from 'express';
-import { newPasswordLink } from '../../auth/password-link.js';
 import { emailOrNull } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { setRetryAfter } from '../../http/retry-after.js';
-import { passwordResetMessage } from '../../mail/messages/password-reset.js';
+import { mailPasswordLink } from '../../operator/people.js';
 import { timeToWait } from '../../shared/words.js';
 import { alertBox, csrfField, textField } from '../../views/forms.js';
 import { html } from '../../views/html.js';
 import { notFound, render, text, type PageDeps } from '../request.js';
 
 /** Reset mails one address may be sent in an hour: enough for a lost message, too few to flood an inbox. */
-export const RESETS_PER_EMAIL_HOUR = 3;
+const RESETS_PER_EMAIL_HOUR = 3;
 /** Requests one network may make in an hour, whatever the emails: asking for many emails is refused. */
-export const RESETS_PER_ADDRESS_HOUR = 20;
+const RESETS_PER_ADDRESS_HOUR = 20;
 
 const SENT =
   'If an account has this email, a link to choose a new password is on its way to it. It works once, within 24 hours; ' +
@@ -68,9 +67,7 @@ ${textField({ name: 'email', label: 'Email', type: 'email', value: values.email 
     // OIDC_ONLY: a set-password link signs its holder in, so only an operator (who alone signs in with a password)
     // is mailed one; anyone else would get around single sign-on. The answer stays the same, naming no operator.
     if (person && (!ctx.config.oidc?.only || person.operator)) {
-      const link = newPasswordLink(ctx.config.publicUrl, now);
-      await ctx.store.passwordLinks.issue({ personId: person.id, tokenHash: link.tokenHash, expiresAt: link.expiresAt, reset: false }, now);
-      await ctx.store.mailOutbox.enqueue(passwordResetMessage(person.email, link.url, ctx.config.publicUrl), now);
+      await mailPasswordLink(ctx.store, person, ctx.config.publicUrl, now, false);
     }
     sent(res);
   });

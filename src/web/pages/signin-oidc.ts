@@ -16,7 +16,7 @@ const RETRY_SECONDS = 30;
  * Requests one network may send to each of /signin/oidc and its callback in a minute: 30 sign-ins, far more than
  * a person needs, too few to make the service a flood of discoveries and token requests against the provider.
  */
-export const SSO_REQUESTS_PER_ADDRESS_MINUTE = 30;
+const SSO_REQUESTS_PER_ADDRESS_MINUTE = 30;
 const MINUTE_MS = 60_000;
 
 /** Where the sign-in page's single sign-on button leads, carrying `next`. */
@@ -33,10 +33,10 @@ export function ssoHref(next: string | null): string {
 export function singleSignOnPages(app: Express, deps: PageDeps, oidc: OidcConfig, log: () => Logger): void {
   const { ctx, sessions, gate } = deps;
   const provider = oidcProvider(oidc, ctx.config.publicUrl, { log, now: () => ctx.clock.now().getTime() });
-  let secret: Promise<Buffer> | undefined;
   const flows = flowCookies({
     publicUrl: ctx.config.publicUrl,
-    secret: () => (secret ??= ctx.store.settings.cursorSecret()),
+    // The store keeps the secret in memory (and reads it again after a failed read), as for the device cookie.
+    secret: () => ctx.store.settings.cursorSecret(),
     now: () => ctx.clock.now(),
   });
 
