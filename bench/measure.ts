@@ -162,6 +162,8 @@ export interface GetLoadOptions {
   /** One path for every request, or a function drawing the path of each request. */
   path: string | (() => string);
   headers: Record<string, string>;
+  /** Instead of `headers` for each request: headers drawn afresh (varied visitors, for the analytics section). */
+  headersEach?: () => Record<string, string>;
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
@@ -182,13 +184,14 @@ export interface GetLoadResult extends LoadResult {
  * `non2xx` counts 3xx too, so the result keeps every class apart; latencies are of every answer.
  */
 export async function loadGet(options: GetLoadOptions): Promise<GetLoadResult> {
-  const { url, path, headers, connections = 50, seconds = 8, warmupSeconds = 2, amount, rate } = options;
+  const { url, path, headers, headersEach, connections = 50, seconds = 8, warmupSeconds = 2, amount, rate } = options;
   const base: Request = { method: 'GET', path: typeof path === 'string' ? path : path(), headers };
+  const pathOf = typeof path === 'string' ? () => path : path;
   const requests: Request[] =
-    typeof path === 'string'
+    typeof path === 'string' && !headersEach
       ? [base]
-      : // autocannon hands setupRequest a fresh copy of the request each time: setting its path is enough.
-        [{ ...base, setupRequest: (req) => Object.assign(req, { path: path() }) }];
+      : // autocannon hands setupRequest a fresh copy of the request each time: setting its path (and headers) is enough.
+        [{ ...base, setupRequest: (req) => Object.assign(req, headersEach ? { path: pathOf(), headers: headersEach() } : { path: pathOf() }) }];
   const result = await asLoadGenerator(() => autocannon({
     url,
     connections,

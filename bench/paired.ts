@@ -11,6 +11,8 @@ export interface Paired {
   rounds: number;
   /** The medians, and the spread of the ratios, for the summary. */
   text: string;
+  /** Each kind's median ratio (the second server's CPU per answer over the first's). */
+  ratios: Record<string, number>;
 }
 
 /** One load of `server` (PAIRED_SECONDS after a second's warm-up) for a kind of request; its CPU µs per answer (round -1: a warm-up). */
@@ -23,10 +25,21 @@ const median = (values: number[]) => {
 };
 const pct = (n: number) => `${Math.round(100 * n)}%`;
 
-/** Rounds of each kind of request on both servers; null with BENCH_PAIRED_ROUNDS=0. */
-export async function pairedRounds<S>(ours: S, bare: S, kinds: string[], loadOnce: LoadOnce<S>): Promise<Paired | null> {
+/**
+ * Rounds of each kind of request on both servers; null with BENCH_PAIRED_ROUNDS=0. `names` name the two in the lines
+ * (the analytics section pairs our server with analytics off and on).
+ */
+export async function pairedRounds<S>(
+  ours: S,
+  bare: S,
+  kinds: string[],
+  loadOnce: LoadOnce<S>,
+  names: readonly [string, string] = ['ours', 'bare'],
+): Promise<Paired | null> {
+  const [oursName, bareName] = names;
   if (ROUNDS < 1) return null;
   const parts: string[] = [];
+  const medianRatios: Record<string, number> = {};
   for (const kind of kinds) {
     const ourCpu: number[] = [];
     const bareCpu: number[] = [];
@@ -38,15 +51,16 @@ export async function pairedRounds<S>(ours: S, bare: S, kinds: string[], loadOnc
       bareCpu.push(await loadOnce(bare, kind, round));
     }
     const ratios = ourCpu.map((cpu, round) => bareCpu[round]! / cpu);
+    medianRatios[kind] = median(ratios);
     const list = (values: number[], format: (n: number) => string) => values.map(format).join(' ');
     console.log(
-      `  paired, ${kind.padEnd(10)} ours ${list(ourCpu, (n) => n.toFixed(0))} µs | bare ${list(bareCpu, (n) => n.toFixed(0))} µs | ` +
-        `bare/ours ${list(ratios, pct)}`,
+      `  paired, ${kind.padEnd(10)} ${oursName} ${list(ourCpu, (n) => n.toFixed(0))} µs | ${bareName} ${list(bareCpu, (n) => n.toFixed(0))} µs | ` +
+        `${bareName}/${oursName} ${list(ratios, pct)}`,
     );
     parts.push(
-      `${kind}: ours ${median(ourCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs, bare/ours median ${pct(median(ratios))} ` +
+      `${kind}: ${oursName} ${median(ourCpu).toFixed(0)} µs, ${bareName} ${median(bareCpu).toFixed(0)} µs, ${bareName}/${oursName} median ${pct(median(ratios))} ` +
         `(${pct(Math.min(...ratios))}–${pct(Math.max(...ratios))})`,
     );
   }
-  return { rounds: ROUNDS, text: `${ROUNDS} rounds × ${PAIRED_SECONDS} s each, in turn: ${parts.join(' | ')}` };
+  return { rounds: ROUNDS, text: `${ROUNDS} rounds × ${PAIRED_SECONDS} s each, in turn: ${parts.join(' | ')}`, ratios: medianRatios };
 }

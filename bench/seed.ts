@@ -145,14 +145,15 @@ export function* seedRows(count: number): Generator<{ destination: string; note:
 
 /**
  * seedLinks for a PostgreSQL database: the same links, in batches, in one transaction; then VACUUM ANALYZE. (No
- * creation events: listLinks does not read them.)
+ * creation events: listLinks does not read them.) Resolves to the links' ids.
  */
-export async function seedLinksPostgres(url: string, actor: Actor, count: number): Promise<void> {
+export async function seedLinksPostgres(url: string, actor: Actor, count: number): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const ids = new LinkIds(cryptoRandom);
     const codes = new Set<string>();
+    const made: string[] = [];
     await client.query('BEGIN');
     const table = (name: string, columns: string[]) => new BatchInsert(client, name, columns, false);
     const inserts = {
@@ -162,6 +163,7 @@ export async function seedLinksPostgres(url: string, actor: Actor, count: number
     };
     for (const row of seedRows(count)) {
       const { id, createdAt } = ids.next(row.at);
+      made.push(id);
       let drawn = generateCode(cryptoRandom);
       while (codes.has(drawn)) drawn = generateCode(cryptoRandom);
       codes.add(drawn);
@@ -173,12 +175,14 @@ export async function seedLinksPostgres(url: string, actor: Actor, count: number
     await client.query('COMMIT');
     // The trigram index's pending entries are merged by (auto)vacuum; a deployment gets there on its own.
     await client.query('VACUUM ANALYZE links');
+    return made;
   } finally {
     await client.end();
   }
 }
 
-export function seedLinks(dbPath: string, actor: Actor, count: number): void {
+/** The links of seedLinksPostgres in a SQLite file; their ids. */
+export function seedLinks(dbPath: string, actor: Actor, count: number): string[] {
   const ids = new LinkIds(cryptoRandom);
   const db = new Database(dbPath);
   registerSpacedText(db); // the search index's triggers call it
@@ -190,9 +194,11 @@ export function seedLinks(dbPath: string, actor: Actor, count: number): void {
      VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
   );
   const event = db.prepare("INSERT INTO link_events (team_id, kind, at) VALUES (?, 'create', ?)");
+  const made: string[] = [];
   db.transaction(() => {
     for (const { destination, note, name: linkName, at } of seedRows(count)) {
       const { id, createdAt } = ids.next(at);
+      made.push(id);
       let drawn = generateCode(cryptoRandom);
       while (code.run(drawn).changes === 0) drawn = generateCode(cryptoRandom);
       if (linkName) name.run(linkName, actor.teamId, id);
@@ -201,4 +207,5 @@ export function seedLinks(dbPath: string, actor: Actor, count: number): void {
     }
   }).immediate();
   db.close();
+  return made;
 }

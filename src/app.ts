@@ -11,6 +11,8 @@ import { dnsResolver } from './destinations/resolver.js';
 import { unsafeSitesFromConfig } from './destinations/unsafe/from-config.js';
 import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
+import { startAnalyticsRetention } from './analytics/retention.js';
+import { countryLookup } from './analytics/country.js';
 import { startMail } from './mail/start.js';
 import { Cursors } from './domain/cursor.js';
 import { cryptoRandom, type Random } from './domain/random.js';
@@ -89,6 +91,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ),
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
+  // Old days of click analytics are removed by whichever process takes the day's lease.
+  const retention = startAnalyticsRetention({ store, clock, log: (line) => observer.logger.info(line) });
   // Mail queued by any process (or the CLI) goes out from whichever server process claims it first.
   const mail = config.mail
     ? startMail(config.mail, { outbox: store.mailOutbox, clock, log: (line) => observer.logger.warn(line), counted: (outcome) => observer.metrics.mailed(outcome) })
@@ -104,7 +108,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mcp = mcpEndpoint(ctx, gate, cursorSecret);
   // A worker of WORKERS=N names itself on every answer (`X-Served-By`: its pid); a single process does not.
   const servedBy = config.workers > 1 ? String(process.pid) : null;
-  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy });
+  // The country database is read whole here, once: a bad GEOIP_DATABASE stops the start.
+  const analytics = config.analytics ? { countries: countryLookup(config.geoipDatabase), clientAddress } : null;
+  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy, analytics });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate, log: () => observer.logger });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });
@@ -152,6 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await mcp.close();
       await redirectHandler.close();
       await recheck?.stop();
+      await retention.stop();
       await mail?.stop();
       await observer.close();
       await store.close();

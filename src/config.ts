@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from './paths.js';
@@ -50,6 +51,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().refine(smtpUrlAllowed, 'must be an smtp:// or smtps:// URL (smtps://user:password@host:465)').optional(),
   MAIL_FROM: z.string().trim().min(3).max(200).optional(),
   MAIL_RETRY_MS: milliseconds(60_000),
+  ANALYTICS: z.enum(['on', 'off']).default('on'),
+  GEOIP_DATABASE: z.string().min(1).optional(),
 }).refine((e) => (e.SMTP_URL === undefined) === (e.MAIL_FROM === undefined), {
   path: ['SMTP_URL'],
   message: 'SMTP_URL and MAIL_FROM are set together or not at all',
@@ -105,6 +108,10 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** Email (SMTP_URL and MAIL_FROM); undefined: off, and links are shown to the operator as before. */
   mail: MailConfig | undefined;
+  /** Click analytics (countries, referrers, devices, visitors, not-counted classes); off: the daily clicks only. */
+  analytics: boolean;
+  /** An mmdb file (GeoLite2 Country or City) for countries instead of the DB-IP one shipped; absolute, like databasePath. */
+  geoipDatabase: string | undefined;
 }
 
 /** Where mail goes out, whom it is from, and how soon a failed message is tried again. */
@@ -157,6 +164,21 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** A path from the environment; a relative one is taken from the installation (the folder of package.json), never the current folder. */
+function absolute(path: string): string {
+  return isAbsolute(path) ? path : resolve(packageRoot, path);
+}
+
+/** Throws the configuration's one-line reason when `path` cannot be read. */
+function readable(variable: string, path: string): void {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`Bad configuration: ${variable}: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : code ?? 'unreadable'})`);
+  }
+}
+
 /** Reads the configuration; throws a one-line reason on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -165,13 +187,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Bad configuration: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  const geoipDatabase = e.GEOIP_DATABASE === undefined ? undefined : absolute(e.GEOIP_DATABASE);
+  // Checked here, not at the first lookup: a mistyped path stops the start (and WORKERS' primary) with its reason.
+  if (geoipDatabase !== undefined) readable('GEOIP_DATABASE', geoipDatabase);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
     // Without PUBLIC_URL the service is reached where it listens, so PORT alone moves /mcp and the short links too.
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     publicUrlGiven: e.PUBLIC_URL !== undefined,
-    databasePath: isAbsolute(e.DATABASE_PATH) ? e.DATABASE_PATH : resolve(packageRoot, e.DATABASE_PATH),
+    databasePath: absolute(e.DATABASE_PATH),
     databaseUrl: e.DATABASE_URL,
     allowedOrigins: list(e.ALLOWED_ORIGINS),
     trustedProxies: list(e.TRUST_PROXY),
@@ -200,5 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, retryMs: e.MAIL_RETRY_MS } : undefined,
+    analytics: e.ANALYTICS === 'on',
+    geoipDatabase,
   });
 }

@@ -7,6 +7,8 @@ import { asCliError } from './errors.js';
 export interface Outcome {
   json: object;
   text: string;
+  /** The text is a file (an export): printed alone and as it is, the database named on stderr as with --json. */
+  data?: boolean;
 }
 
 /** What a command may need besides the store: the configuration it runs under. */
@@ -37,13 +39,14 @@ export interface Command {
 export function defineCommand<R extends object>(
   run: (args: Args, store: Store, context: CommandContext) => Promise<R>,
   text: (result: R) => string,
+  options: { data?: boolean } = {},
 ): Command {
   return {
     async execute(args, store, context) {
       const result = await run(args, store, context).catch((error: unknown) => {
         throw asCliError(error);
       });
-      return { json: result, text: text(result) };
+      return { json: result, text: text(result), ...options };
     },
   };
 }

@@ -24,6 +24,8 @@ export const OPTIONS = {
   ...(Object.fromEntries(Object.keys(SETTING_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<SettingFlag, { type: 'string' }>),
   // A postgres:// URL, which may hold a password: never printed back, not even in an error.
   to: { type: 'string' },
+  // A string, as the limits' flags are: clicks-export.ts reports a bad value itself.
+  days: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -68,6 +70,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
   'limits set': { flags: ['preset', ...Object.keys(LIMIT_FLAGS)], positionals: [], load: async () => (await import('./limits.js')).limitsSet },
+  'clicks export': { flags: ['team', 'days'], positionals: [], load: async () => (await import('./clicks.js')).clicksExport },
   'settings show': { flags: [], positionals: [], load: async () => (await import('./settings.js')).settingsShow },
   'settings set': { flags: Object.keys(SETTING_FLAGS), positionals: [], load: async () => (await import('./settings.js')).settingsSet },
   backup: { flags: [], positionals: ['FILE'], loadStandalone: async () => (await import('./backup.js')).backup },
@@ -107,8 +110,13 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   limits set [--preset private] [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
              [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
+             [--analytics-days N]
                                                  --preset private lifts every creation and change limit
-                                                 (the calls a minute stay); flags given with it win
+                                                 (the calls a minute stay); flags given with it win;
+                                                 --analytics-days: days of click analytics kept (≥ 30)
+  clicks export --team TEAM_ID [--days N]        the team's clicks and visitors per link and day as CSV
+                                                 (stdout holds only the file), the last N days (1 to the
+                                                 days analytics are kept; default 30)
   settings show                                  the service settings in force
   settings set --signup open|invite|closed       who may make an account: anyone; only an email a team or
                                                  person invite invited; no one (person add makes accounts)

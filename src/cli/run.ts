@@ -43,9 +43,10 @@ async function run(argv: readonly string[], serve: () => Promise<void>): Promise
     await serve();
     return null;
   }
-  // With --json, stdout stays exactly one JSON object; the database is named on stderr instead.
-  if (json) process.stderr.write(`${outcome.where}\n`);
-  process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : `${outcome.where}\n${outcome.text}\n`);
+  // With --json, stdout stays exactly one JSON object, and an export exactly its file; the database is named on
+  // stderr instead.
+  if (json || outcome.data) process.stderr.write(`${outcome.where}\n`);
+  process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : outcome.data ? outcome.text : `${outcome.where}\n${outcome.text}\n`);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import { ANALYTICS_DAYS } from './analytics.js';
 import { count, timeToWait } from '../shared/words.js';
 
 /** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
@@ -26,6 +27,8 @@ export interface Limits {
   signupsPerHour: number;
   /** Teams made in the web app per client address, and per person, per hour. */
   teamsPerHour: number;
+  /** Days of click analytics kept (today included); the daily removal job deletes the days before. */
+  analyticsDays: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -39,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   establishedAfterHours: 72,
   signupsPerHour: 10,
   teamsPerHour: 10,
+  analyticsDays: ANALYTICS_DAYS.default,
 });
 
 /**

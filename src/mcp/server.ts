@@ -13,6 +13,7 @@ import type { RequestStates } from './request-state.js';
 import { answersObject, mcpToolList } from './tool-list.js';
 import { showsApps, UI_EXTENSION } from './apps/extension.js';
 import { listAppResources, readAppResource } from './apps/resources.js';
+import { showsDbIpAttribution } from '../views/click-breakdown.js';
 import { viewData } from './apps/view-data.js';
 import { toolResult } from './tool-result.js';
 import { failureOf } from '../http/problem.js';
@@ -60,7 +61,8 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
   server.setRequestHandler('resources/list', { params: listParams }, async () => ({ resources: listAppResources() }));
   // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
   server.setRequestHandler('resources/templates/list', { params: listParams }, async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, publicUrl));
+  const viewFacts = { publicUrl, dbIp: showsDbIpAttribution(ctx.config) };
+  server.setRequestHandler('resources/read', { params: readParams }, async ({ uri }) => readAppResource(uri, viewFacts));
   server.setRequestHandler('tools/call', async ({ params }, extra) => {
     const tool = toolNamed(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${clipped(params.name)}`);

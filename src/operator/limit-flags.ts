@@ -17,6 +17,7 @@ export const LIMIT_FLAGS = {
   'established-after-hours': 'establishedAfterHours',
   'signups-per-hour': 'signupsPerHour',
   'teams-per-hour': 'teamsPerHour',
+  'analytics-days': 'analyticsDays',
 } as const satisfies Record<string, keyof Limits>;
 
 export type LimitFlag = keyof typeof LIMIT_FLAGS;

@@ -1,3 +1,4 @@
+import { ANALYTICS_DAYS } from '../domain/analytics.js';
 import { LIFTED_LIMIT, type Limits } from '../domain/limits.js';
 import { ApiError, apiError } from '../errors.js';
 import type { Store } from '../store/ports.js';
@@ -7,12 +8,13 @@ import { quote } from './quote.js';
 // Zero would lock every team (or, for calls per minute, every person) out, which is no limit but an outage; the
 // ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
 const MAX_LIMIT = LIFTED_LIMIT;
-// A wait, not an allowance: zero is a real choice (a private instance where every member's reports count at once).
-const MAY_BE_ZERO: ReadonlySet<LimitFlag> = new Set(['established-after-hours']);
+// The limits whose lowest value is not 1. A wait, not an allowance: zero is a real choice (a private instance where
+// every member's reports count at once). Analytics are kept at least the spec's 30 days, which linkClicks answers.
+const LOWEST: Partial<Record<LimitFlag, number>> = { 'established-after-hours': 0, 'analytics-days': ANALYTICS_DAYS.min };
 
 /** The smallest value a limit takes. */
 function lowestLimit(flag: LimitFlag): number {
-  return MAY_BE_ZERO.has(flag) ? 0 : 1;
+  return LOWEST[flag] ?? 1;
 }
 
 /** What is wrong with a limit's value, in words that fit beside its field or after its flag. */

@@ -1,34 +1,52 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { utcDate } from '../domain/days.js';
-import type { ClickStore } from '../store/ports.js';
+import type { UncountedClass } from '../domain/analytics.js';
+import type { AnalyticsStore, ClickStore } from '../store/ports.js';
 import { processLog } from '../observability/logger.js';
 import { reasonOf, writeFailures } from '../observability/write-failures.js';
 import { isStorageFailure } from '../errors.js';
+import { AnalyticsTally, markVisitors, mergePending, type ClickFacts, type PendingAnalytics } from './analytics-tally.js';
 
 const FLUSH_MS = 1000;
 
 /**
- * Counts clicks in memory (link → UTC day → count) and writes them in one transaction every second and at
- * shutdown, so a redirect never waits on disk. A crash loses at most the last second of counts, which are
+ * Counts clicks in memory (link → UTC day → count), with their analytics when on, and writes them every second
+ * and at shutdown, so a redirect never waits on disk. A crash loses at most the last second of counts, which are
  * estimates anyway.
  */
 export class ClickCounter {
   private pending = new Map<string, Map<string, number>>();
+  private readonly tally: AnalyticsTally | null;
   private readonly timer = setInterval(() => void this.flush(), FLUSH_MS);
+  /** Analytics a failed write kept, written with the next. */
+  private kept: PendingAnalytics | null = null;
+  /** The visitor keys of the days flushed lately: fetched from the store once a day, not once a flush. */
+  private keys = new Map<string, Promise<KeyObject>>();
 
-  /** @param counted where every click counted is added up too, for the metrics and the log's redirect summary */
+  /**
+   * @param counted where every click counted is added up too, for the metrics and the log's redirect summary
+   * @param analytics where click analytics go (ANALYTICS=on); null: the daily counts only
+   */
   constructor(
     private readonly clicks: ClickStore,
     private readonly counted: { value: number } = { value: 0 },
+    private readonly analytics: AnalyticsStore | null = null,
   ) {
+    this.tally = analytics && new AnalyticsTally();
     this.timer.unref();
   }
 
-  count(linkId: string, at: Date): void {
+  /** A click on `linkId` at `at`; `facts` are its analytics (left out with ANALYTICS=off). */
+  count(linkId: string, at: Date, facts?: ClickFacts): void {
     this.counted.value += 1;
     const day = this.dayOf(at);
-    let days = this.pending.get(linkId);
-    if (!days) this.pending.set(linkId, (days = new Map()));
-    days.set(day, (days.get(day) ?? 0) + 1);
+    this.merge(linkId, day, 1);
+    if (facts) this.tally?.clicked(linkId, day, facts);
+  }
+
+  /** A visit of an active link not counted as a click, by its class (nothing with ANALYTICS=off). */
+  notCounted(linkId: string, at: Date, kind: UncountedClass): void {
+    this.tally?.notCounted(linkId, this.dayOf(at), kind);
   }
 
   private lastDay: { index: number; text: string } = { index: -1, text: '' };
@@ -40,22 +58,58 @@ export class ClickCounter {
     return this.lastDay.text;
   }
 
-  /** Writes the counts so far; resolves to the error that kept them from being written (they are kept), if any. */
+  /**
+   * Writes the counts so far, then their analytics; resolves to the error that kept either from being written (what
+   * was not written is kept for the next round), if any.
+   */
   async flush(): Promise<unknown> {
-    if (this.pending.size === 0) return undefined;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await this.clicks.add(batch);
-      writeFailures.stored();
-      return undefined;
-    } catch (error) {
-      // Busy past the timeout (the CLI holds a long write), or a full disk: put the counts back for the next round.
-      for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
-      if (isStorageFailure(error)) writeFailures.failed(error);
-      else processLog().warn({ err: error }, 'Could not write click counts yet');
-      return error;
+    let analytics = this.tally && !this.tally.empty ? this.tally.take() : null;
+    if (this.kept) {
+      analytics = analytics ? mergePending(this.kept, analytics) : this.kept;
+      this.kept = null;
     }
+    if (this.pending.size === 0 && !analytics) return undefined;
+    if (this.pending.size > 0) {
+      const batch = this.pending;
+      this.pending = new Map();
+      try {
+        await this.clicks.add(batch);
+      } catch (error) {
+        // Busy past the timeout (the CLI holds a long write), or a full disk: put the counts back for the next round,
+        // with their analytics, so that no day has analytics of clicks it does not count.
+        for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
+        this.keep(analytics);
+        return failed(error);
+      }
+    }
+    if (analytics) {
+      try {
+        await this.analytics!.add(await markVisitors(analytics, (day) => this.keyOf(day)));
+      } catch (error) {
+        this.keep(analytics);
+        return failed(error);
+      }
+    }
+    writeFailures.stored();
+    return undefined;
+  }
+
+  /** Keeps analytics that could not be written for the next flush (with what another flush under way kept). */
+  private keep(analytics: PendingAnalytics | null): void {
+    if (analytics) this.kept = this.kept ? mergePending(this.kept, analytics) : analytics;
+  }
+
+  /** The visitor key of `day`, asked of the store once; a failed ask is asked again at the next flush. */
+  private keyOf(day: string): Promise<KeyObject> {
+    let key = this.keys.get(day);
+    if (key === undefined) {
+      // A day's key serves its clicks until the day is over: the latest two days' are kept (the turn of a day).
+      if (this.keys.size >= 2) this.keys = new Map([...this.keys].slice(-1));
+      const asked = this.analytics!.visitorKey(day).then((bytes) => createSecretKey(bytes));
+      asked.catch(() => this.keys.get(day) === asked && this.keys.delete(day));
+      this.keys.set(day, (key = asked));
+    }
+    return key;
   }
 
   /**
@@ -68,16 +122,25 @@ export class ClickCounter {
     let failure = await this.flush();
     // A visit answered while that write was under way (one cut off by the drain's timeout) counted after it began:
     // written too, while writes work. Bounded, in case visits go on counting.
-    for (let round = 0; round < 3 && failure === undefined && this.pending.size > 0; round++) failure = await this.flush();
-    if (this.pending.size === 0) return;
+    for (let round = 0; round < 3 && failure === undefined && this.unwritten(); round++) failure = await this.flush();
+    if (!this.unwritten()) return;
+    const reason = reasonOf(failure);
     let clicks = 0;
     for (const days of this.pending.values()) for (const n of days.values()) clicks += n;
     const links = this.pending.size;
-    const reason = reasonOf(failure);
-    processLog().error(
-      { clicks, links, reason },
-      `closing: ${clicks} ${clicks === 1 ? 'click' : 'clicks'} counted on ${links} ${links === 1 ? 'link' : 'links'} could not be written (${reason}); they are lost`,
-    );
+    if (links > 0) {
+      processLog().error(
+        { clicks, links, reason },
+        `closing: ${clicks} ${clicks === 1 ? 'click' : 'clicks'} counted on ${links} ${links === 1 ? 'link' : 'links'} could not be written (${reason}); they are lost`,
+      );
+    } else {
+      const rows = this.kept?.facets.length ?? 0;
+      processLog().error({ rows, reason }, `closing: click analytics (${rows} ${rows === 1 ? 'count' : 'counts'} by value) could not be written (${reason}); they are lost`);
+    }
+  }
+
+  private unwritten(): boolean {
+    return this.pending.size > 0 || this.kept !== null || (this.tally !== null && !this.tally.empty);
   }
 
   private merge(linkId: string, day: string, n: number): void {
@@ -85,4 +148,11 @@ export class ClickCounter {
     if (!days) this.pending.set(linkId, (days = new Map()));
     days.set(day, (days.get(day) ?? 0) + n);
   }
+}
+
+/** Logs a failed write as ClickCounter always has, and answers it. */
+function failed(error: unknown): unknown {
+  if (isStorageFailure(error)) writeFailures.failed(error);
+  else processLog().warn({ err: error }, 'Could not write click counts yet');
+  return error;
 }

@@ -4,8 +4,10 @@ import { isReservedWord, MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../domain/link
 import { PAGE_HEADERS } from '../views/layout.js';
 import type { Store } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
+import { visitClass } from '../analytics/visit-class.js';
+import { qrAddress } from '../domain/qr-address.js';
 import { ClickCounter } from './click-counter.js';
-import { countsAsClick } from './counted.js';
+import { clickFacts, type CaptureDeps } from './click-facts.js';
 import { disabledPage, flaggedPage, notFoundPage } from './pages.js';
 import { QrCodes } from './qr.js';
 import type { Gate } from '../auth/gate.js';
@@ -32,11 +34,14 @@ export function redirects(deps: {
   clicksCounted?: { value: number };
   /** This worker's `X-Served-By` (WORKERS above 1), else null. */
   servedBy?: string | null;
+  /** Click analytics (ANALYTICS=on): where countries come from and who the client is; null or left out: off. */
+  analytics?: Omit<CaptureDeps, 'publicUrl'> | null;
 }) {
   const servedBy = deps.servedBy ?? null;
   const resolve = linkResolver(deps.store);
   const qrCodes = new QrCodes();
-  const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted);
+  const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted, deps.analytics ? deps.store.analytics : null);
+  const factsOf = deps.analytics ? clickFacts({ ...deps.analytics, publicUrl: deps.publicUrl }) : null;
 
   async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string | null | false> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -57,12 +62,17 @@ export function redirects(deps: {
       // nothing from the dashboard (same-origin), another site's origin under the browsers' default.
       res.writeHead(302, withIds({ Location: link.location, 'Cache-Control': 'private, max-age=0' }, requestId, servedBy));
       res.end();
-      if (countsAsClick(req)) clicks.count(link.id, deps.clock.now());
+      const kind = visitClass(req);
+      if (kind === 'counted') clicks.count(link.id, deps.clock.now(), factsOf?.(req));
+      else clicks.notCounted(link.id, deps.clock.now(), kind);
       return link.id;
     }
     stampIds(res, requestId, servedBy);
     if (!link) return sendPage(res, 404, notFoundPage(), null);
     if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id);
+    // A flagged link's warning is no click; the fetchers that are not people are still shown by class.
+    const kind = visitClass(req);
+    if (kind !== 'counted') clicks.notCounted(link.id, deps.clock.now(), kind);
     return sendPage(res, 200, flaggedPage(link.destination, link.code), link.id);
   }
 
@@ -75,7 +85,7 @@ export function redirects(deps: {
       res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8' });
       return void res.end('Too many requests; wait a minute.');
     }
-    const { type, body } = await qrCodes.of(`${deps.publicUrl}/${code}`, format);
+    const { type, body } = await qrCodes.of(qrAddress(deps.publicUrl, code), format);
     res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
   }

@@ -1,6 +1,7 @@
 import type { Tool } from './define-tool.js';
 import { askForReview } from './ask-for-review.js';
 import { changeDestination } from './change-destination.js';
+import { clickBreakdown } from './click-breakdown.js';
 import { createLink } from './create-link.js';
 import { createLinks } from './create-links.js';
 import { deleteLink } from './delete-link.js';
@@ -18,6 +19,7 @@ export const tools: readonly Tool[] = [
   teamLinks,
   linkByCode,
   linkClicks,
+  clickBreakdown,
   createLink,
   createLinks,
   changeDestination,

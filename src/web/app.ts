@@ -27,6 +27,7 @@ import { teamDeletionPages } from './pages/team-deletion.js';
 import { teamInvitationPages } from './pages/team-invitations.js';
 import { teamMemberPages } from './pages/team-members.js';
 import { teamPages } from './pages/teams.js';
+import { teamClicksPages } from './pages/team-clicks.js';
 import { setPasswordPages } from './pages/set-password.js';
 import { singleSignOnPages } from './pages/signin-oidc.js';
 import { welcomePages } from './pages/welcome.js';
@@ -117,6 +118,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   linkReviewPages(app, pageDeps);
   linkReportPages(app, pageDeps);
   teamPages(app, pageDeps);
+  teamClicksPages(app, pageDeps);
   teamMemberPages(app, pageDeps);
   teamInvitationPages(app, pageDeps);
   teamDeletionPages(app, pageDeps);

@@ -18,6 +18,7 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['domain'],
   ['store'],
   ['destinations'],
+  ['analytics'], // click analytics: what a visit's address, User-Agent and Referer say, and the removal of old days
   ['tools'],
   ['http'],
   ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget

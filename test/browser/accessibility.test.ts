@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPasswordLink } from '../../src/auth/password-link.js';
+import type { ClickFacet } from '../../src/domain/analytics.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { seriousViolations, sidewaysOverflow } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -91,6 +92,7 @@ const PAGES: PageCase[] = [
     },
   },
   { name: 'a link’s page', as: 'owner', path: (s) => `/app/links/${s.code}` },
+  { name: 'a link’s page, where its clicks came from in 90 days', as: 'owner', path: (s) => `/app/links/${s.code}?days=90` },
   {
     name: 'editing a link, with faults',
     as: 'owner',
@@ -107,6 +109,7 @@ const PAGES: PageCase[] = [
   { name: 'teams', as: 'owner', path: () => '/teams' },
   { name: 'teams, in none, invited to one', as: 'loner', path: () => '/teams' },
   { name: 'a team, with an invitation not yet accepted', as: 'owner', path: (s) => `/teams/${s.team}` },
+  { name: 'a team, where its clicks came from in 7 days', as: 'owner', path: (s) => `/teams/${s.team}?days=7` },
   { name: 'deleting a team', as: 'owner', path: (s) => `/teams/${s.team}/delete` },
   { name: 'leaving a team, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/leave` },
   { name: 'teams, in none, as the first step on the way elsewhere', as: 'loner', path: () => '/teams?next=/app' },
@@ -195,6 +198,19 @@ beforeAll(async () => {
   const link = (await store.links.findByCode(code))!;
   const today = server.clock.now().toISOString().slice(0, 10);
   await store.clicks.add(new Map([[link.id, new Map([[today, 12]])]]));
+  // Where they came from: more countries than a table shows (its last row "Other"), a long referring host.
+  const facets = (facet: ClickFacet, counts: Record<string, number>) =>
+    Object.entries(counts).map(([value, count]) => ({ linkId: link.id, day: today, facet, value, count }));
+  await store.analytics.add({
+    facets: [
+      ...facets('country', Object.fromEntries(['FR', 'US', 'DE', 'JP', 'BR', 'IN', 'GB', 'CA', 'AU', 'ES', 'IT', 'NL'].map((c) => [c, 1]))),
+      ...facets('referrer', { 'a-rather-long-subdomain-of.a-news-site-with-a-long-name.example.co.uk': 7, direct: 5 }),
+      ...facets('device', { phone: 8, desktop: 4 }),
+      ...facets('source', { qr: 3, link: 9 }),
+    ],
+    uncounted: [{ linkId: link.id, day: today, class: 'preview', count: 4 }],
+    visitors: [{ linkId: link.id, day: today, mark: new Uint8Array(16) }],
+  });
 
   const setPassword = newPasswordLink(server.url, server.clock.now());
   const reset = await addPerson('reset@example.com', true);

@@ -4,6 +4,7 @@ import jsQR from 'jsqr';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClickFacet } from '../../src/domain/analytics.js';
 import { lastDays } from '../../src/domain/days.js';
 import { startAppsHost } from '../helpers/apps-host.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -48,6 +49,19 @@ beforeAll(async () => {
   // Clicks on three of the last 30 days: 5 in the last 7 days, 17 in all.
   const days = lastDays(server.clock.now(), 30);
   await server.app.ctx.store.clicks.add(new Map([[link.id, new Map([[days[29]!, 3], [days[25]!, 2], [days[5]!, 12]])]]));
+  // Where today's 3 came from, and 12 long ago: more countries than the view's five rows.
+  const facet = (day: string, facet: ClickFacet, value: string, count: number) => ({ linkId: link.id, day, facet, value, count });
+  await server.app.ctx.store.analytics.add({
+    facets: [
+      ...['FR', 'DE', 'JP', 'US', 'BR', 'IN'].map((country, i) => facet(days[5]!, 'country', country, 6 - i)),
+      facet(days[5]!, 'referrer', 'news.ycombinator.com', 12),
+      facet(days[29]!, 'country', 'FR', 3),
+      facet(days[29]!, 'referrer', 'news.ycombinator.com', 1),
+      facet(days[29]!, 'referrer', 'direct', 2),
+    ],
+    uncounted: [],
+    visitors: [],
+  });
 });
 
 afterAll(async () => {
@@ -107,7 +121,8 @@ describe('the link card', () => {
     const { view } = mounted;
     const address = `${server.url}/${link.code}`;
     await expect.poll(() => view.locator('.address').allTextContents()).toEqual([address, `${server.url}/autumn-launch`]);
-    expect(await decodeQr(view)).toBe(address);
+    // The QR code carries the marker that counts a scan as one (`?qr`).
+    expect(await decodeQr(view)).toBe(`${address}?qr`);
     expect(await view.getByRole('img', { name: `QR code for ${address}` }).count()).toBe(1);
     expect(await view.locator('dd').allTextContents()).toEqual([link.destination, NOTE, 'Active']);
     expect(await view.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe(theme);
@@ -195,7 +210,7 @@ describe('the link card', () => {
 });
 
 describe('the clicks chart', () => {
-  it.each(['light', 'dark'] as const)('shows the 7- and 30-day totals and a bar per day from a real linkClicks result (%s)', async (theme) => {
+  it.each(['light', 'dark'] as const)('shows the 7- and 30-day totals, a bar per day and the top countries and referrers for a real linkClicks result (%s)', async (theme) => {
     const result: any = await client.callTool({ name: 'linkClicks', arguments: { code: link.code } });
     const mounted = await mount('ui://shortlinks/clicks-chart', { code: link.code }, result, theme);
     const { view } = mounted;
@@ -211,10 +226,31 @@ describe('the clicks chart', () => {
     expect(bars[29]).toEqual({ date: days[29], clicks: 3, height: 24, title: `${days[29]}: 3 clicks` });
     expect(bars[0]!.height).toBe(0);
     expect(await view.locator('.axis').innerText()).toBe(`${days[0]}\n${days[29]}`);
+    // Under the chart, the top countries and referrers of the same 30 days, asked for through the host.
+    const rowsOf = (caption: string) =>
+      view.locator('table', { has: view.locator('caption', { hasText: caption }) }).locator('tbody tr').evaluateAll((rows) =>
+        rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+      );
+    await expect.poll(() => rowsOf('Top countries')).toEqual([['France', '9'], ['Germany', '5'], ['Japan', '4'], ['United States', '3'], ['Other', '3']]);
+    expect(await rowsOf('Top referrers')).toEqual([['news.ycombinator.com', '13'], ['Direct', '2']]);
+    expect(await view.locator('tbody th[scope="row"]').count()).toBe(7);
+    expect(await view.getByRole('link', { name: 'IP geolocation by DB-IP' }).getAttribute('href')).toBe('https://db-ip.com');
+    expect(mounted.calls).toEqual(['country', 'referrer'].map((by) => ({ name: 'clickBreakdown', arguments: { code: link.code, by, days: 30 } })));
     expect(await scrollsSideways(view)).toBe(false);
     await screenshot(mounted, `clicks-chart-${theme}`);
     expect(mounted.problems).toEqual([]);
     await mounted.page.close();
+  });
+
+  it('still shows the chart when the breakdown is refused, saying why under it', async () => {
+    const result: any = await client.callTool({ name: 'linkClicks', arguments: { code: link.code } });
+    // Another code than the result's (a host's mix-up): clickBreakdown answers 404 for it.
+    const refused: any = await client.callTool({ name: 'clickBreakdown', arguments: { code: 'zzzzzzz', by: 'country' } });
+    const { page, view, problems } = await mount('ui://shortlinks/clicks-chart', { code: 'zzzzzzz' }, result);
+    await expect.poll(() => view.locator('.where p').textContent()).toBe(`Where the clicks came from: ${JSON.parse(refused.content[0].text).detail}`);
+    expect(await view.locator('svg.chart rect').count()).toBe(30);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });
 

@@ -442,6 +442,16 @@ describe('shortlinks CLI', () => {
     expect(await json('limits', 'show')).toEqual(before);
   });
 
+  it('limits set --analytics-days keeps click analytics at least 30 days (the spec\'s window): 29 is refused, 30 kept', async () => {
+    const before = await json('limits', 'show');
+    expect(before.analyticsDays).toBe(400);
+    expect(await refused(2, 'limits', 'set', '--analytics-days', '29')).toBe('--analytics-days must be a whole number from 30 to 1000000000: "29"');
+    expect(await json('limits', 'show')).toEqual(before);
+    expect(await json('limits', 'set', '--analytics-days', '30')).toEqual({ ...before, analyticsDays: 30 });
+    expect((await cli('limits', 'show')).stdout).toContain('analyticsDays: 30');
+    await json('limits', 'set', '--analytics-days', '400');
+  });
+
   it('block add normalizes the domain; block list; block remove', async () => {
     expect(await json('block', 'add', 'Example.COM.')).toEqual({ domain: 'example.com', blocked: true, changed: true });
     expect(await json('block', 'add', 'example.com')).toEqual({ domain: 'example.com', blocked: true, changed: false });

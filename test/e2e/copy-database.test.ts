@@ -163,6 +163,14 @@ async function fillDatabase(): Promise<void> {
       [links[0]!.id, new Map([['2026-01-01', 3], ['2026-01-02', 40_000_000_000]])],
       [links[1]!.id, new Map([['2026-01-01', 1]])],
     ]));
+    // Click analytics: a facet, a not-counted class and a visitor (with the team's sums), and today's visitor key.
+    const today = new Date().toISOString().slice(0, 10);
+    await store.analytics.visitorKey(today);
+    await store.analytics.add({
+      facets: [{ linkId: links[0]!.id, day: today, facet: 'source', value: 'qr', count: 2 }],
+      uncounted: [{ linkId: links[0]!.id, day: today, class: 'preview', count: 1 }],
+      visitors: [{ linkId: links[0]!.id, day: today, mark: randomBytes(16) }],
+    });
     const rule = { reportsToFlag: 1, establishedAfterHours: 72 };
     await store.moderation.report(links[4]!.id, owner.id as string, 'spam', rule, new Date());
     await store.moderation.askForReview(links[4]!.id, owner.id as string, 'it is fine', new Date());

@@ -44,7 +44,7 @@ describe('the official 2026-07-28 client', () => {
     alice = await server.person();
   });
 
-  it('negotiates 2026-07-28 and lists the twelve tools in registry order', async () => {
+  it('negotiates 2026-07-28 and lists the tools in registry order', async () => {
     const client = await connect(alice.token, () => false);
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const listed = await client.listTools();

@@ -139,7 +139,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('MCP Apps under %s', (revis
     const made = await host.callTool({ name: 'createLinks', arguments: { team: alice.teamId, links: [{ destination: 'https://example.com/a' }, { destination: 'https://example.com/b' }] } });
     const codes = made.structuredContent.results.map((item: any) => item.link.code);
     expect(Object.keys(made._meta['shortlinks/qrCodes'])).toEqual(codes);
-    for (const code of codes) expect(decodeRows(made._meta['shortlinks/qrCodes'][code])).toBe(`${server.url}/${code}`);
+    for (const code of codes) expect(decodeRows(made._meta['shortlinks/qrCodes'][code])).toBe(`${server.url}/${code}?qr`);
 
     const seen = await host.callTool({ name: 'linkByCode', arguments: { code: codes[0] } });
     const seenPlain = await plain.callTool({ name: 'linkByCode', arguments: { code: codes[0] } });

@@ -214,6 +214,21 @@ const cases: Case[] = [
     check: (body) => { expect(body.days).toHaveLength(30); expect(body.last30).toBe(0); } },
   { title: 'linkClicks unknown code', operation: 'linkClicks', input: () => ({ code: UNKNOWN_CODE }), expected: error(404, 'not_found', 'code') },
 
+  // clickBreakdown (issue 23's addition to the spec's operations)
+  { title: 'clickBreakdown of a link', operation: 'clickBreakdown', expected: success,
+    input: async (f) => ({ code: (await link(f)).code, by: 'country', days: 7 }),
+    check: (body) => expect(body).toMatchObject({ by: 'country', days: 7, rows: [], total: { clicks: 0, visitors: 0 } }) },
+  { title: 'clickBreakdown of a team by link', operation: 'clickBreakdown', expected: success,
+    input: (f) => ({ team: f.teamId, by: 'link' }), check: (body) => expect(body).toMatchObject({ by: 'link', days: 30, rows: [] }) },
+  { title: 'clickBreakdown code and team', operation: 'clickBreakdown',
+    input: async (f) => ({ code: (await link(f)).code, team: f.teamId, by: 'os' }), expected: error(400, 'bad_request') },
+  { title: 'clickBreakdown by link of a link', operation: 'clickBreakdown',
+    input: async (f) => ({ code: (await link(f)).code, by: 'link' }), expected: error(400, 'bad_request', 'by') },
+  { title: 'clickBreakdown 91 days', operation: 'clickBreakdown',
+    input: (f) => ({ team: f.teamId, by: 'source', days: 91 }), expected: error(400, 'bad_request', 'days') },
+  { title: "clickBreakdown another person's link", operation: 'clickBreakdown',
+    input: () => ({ code: strangerCode, by: 'referrer' }), expected: error(404, 'not_found', 'code') },
+
   // createLink
   { title: 'createLink', operation: 'createLink', expected: success,
     input: (f) => ({ team: f.teamId, destination: 'https://example.com/new?x=1', name: named(f, 'made'), note: 'Flyer, May (2026)' }),

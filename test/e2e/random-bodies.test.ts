@@ -59,6 +59,7 @@ const PARAMS: Record<string, string[]> = {
   renameLink: ['code', 'name'],
   deleteLink: ['code'],
   linkClicks: ['code'],
+  clickBreakdown: ['code', 'team', 'by', 'days'],
 };
 
 function value(): fc.Arbitrary<unknown> {
@@ -66,7 +67,7 @@ function value(): fc.Arbitrary<unknown> {
     fc.constant(alice.teamId),
     fc.constant(code),
     fc.constant(null),
-    fc.constantFrom('active', 'flagged', 'disabled', 'https://example.com/x', 'http://10.0.0.1/', 'api', 'ok-name'),
+    fc.constantFrom('active', 'flagged', 'disabled', 'https://example.com/x', 'http://10.0.0.1/', 'api', 'ok-name', 'country', 'link'),
     fc.webUrl(),
     fc.string({ maxLength: 60 }),
     fc.string({ unit: 'binary', maxLength: 20 }),

@@ -156,14 +156,14 @@ describe('QR codes', () => {
     expect(await res.text()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
   });
 
-  it('answers a PNG that decodes to PUBLIC_URL/<code>', async () => {
+  it('answers a PNG that decodes to PUBLIC_URL/<code>?qr (the marker of a scan)', async () => {
     const alice = await server.person();
     const made = await link(alice, { name: 'qr-name' });
     const res = await visit(`/${made.code}/qr?format=png`);
     expect(res.headers.get('content-type')).toBe('image/png');
     const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-    expect(decoded?.data).toBe(`${server.url}/${made.code}`);
+    expect(decoded?.data).toBe(`${server.url}/${made.code}?qr`);
   });
 
   it('takes QR codes from the client address budget', async () => {

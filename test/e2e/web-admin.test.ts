@@ -321,11 +321,11 @@ describe('the limits', () => {
     const page = await get(operator, '/admin/limits');
     expect(page.status).toBe(200);
     const limits = await a.app.ctx.store.settings.limits();
-    for (const [flag, value] of [['team-links', limits.maxLinksPerTeam], ['calls-per-minute', limits.callsPerMinute], ['teams-per-hour', limits.teamsPerHour]] as const) {
+    for (const [flag, value] of [['team-links', limits.maxLinksPerTeam], ['calls-per-minute', limits.callsPerMinute], ['teams-per-hour', limits.teamsPerHour], ['analytics-days', limits.analyticsDays]] as const) {
       expect(page.body).toContain(`<input id="f-${flag}" name="${flag}" type="text" value="${value}" required`);
       expect(page.body).toContain(`--${flag}, now ${value}`);
     }
-    expect(page.body.match(/<input id="f-/g)).toHaveLength(10);
+    expect(page.body.match(/<input id="f-/g)).toHaveLength(11);
   });
 
   it('saves the limits; every process applies them on its next request', async () => {
@@ -347,6 +347,7 @@ describe('the limits', () => {
       'per-day': '50',
       'established-after-hours': '-1',
       'calls-per-minute': '1000000001',
+      'analytics-days': '29',
     });
     expect(page.status).toBe(400);
     expect(alertOf(page)).toBe('Nothing was saved: fix the limits marked below.');
@@ -354,6 +355,7 @@ describe('the limits', () => {
     expect(faultOf(page, 'per-hour')).toBe('Must be a whole number from 1 to 1000000000.');
     expect(faultOf(page, 'calls-per-minute')).toBe('Must be a whole number from 1 to 1000000000.');
     expect(faultOf(page, 'established-after-hours')).toBe('Must be a whole number from 0 to 1000000000.');
+    expect(faultOf(page, 'analytics-days')).toBe('Must be a whole number from 30 to 1000000000.');
     expect(faultOf(page, 'per-day')).toBeUndefined();
     expect(page.body).toContain('value="abc"');
     expect(page.body).toContain('<input id="f-per-day" name="per-day" type="text" value="50"');
@@ -364,7 +366,7 @@ describe('the limits', () => {
     const form = await get(operator, '/admin/limits');
     const inputs = [...form.body.matchAll(/<input [^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].filter(([, name]) => name !== '_csrf');
     const fields = Object.fromEntries(inputs.map(([, name, value]) => [name, value]));
-    expect(Object.keys(fields)).toHaveLength(20);
+    expect(Object.keys(fields)).toHaveLength(22);
     const before = await a.app.ctx.store.settings.limits();
     await a.setLimits({ perDay: 77 });
     const saved = await operator.visitor.submit('/admin/limits', '/admin/limits', { ...fields, 'team-links': '30' });

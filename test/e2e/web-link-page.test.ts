@@ -100,7 +100,7 @@ describe('a link page', () => {
     const pngRes = await fetch(`${server.url}${png}`);
     expect(pngRes.headers.get('content-type')).toBe('image/png');
     const image = PNG.sync.read(Buffer.from(await pngRes.arrayBuffer()));
-    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(`${server.url}/${code}`);
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(`${server.url}/${code}?qr`);
     const svgRes = await fetch(`${server.url}${svg}`);
     expect(svgRes.headers.get('content-type')).toBe('image/svg+xml');
     expect(await svgRes.text()).toMatch(/^<svg/);

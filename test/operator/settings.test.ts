@@ -37,6 +37,23 @@ describe('operator: the blocklist and the limits', () => {
     expect(await showLimits(db.store)).toEqual(before);
   });
 
+  it('keeps click analytics at least 30 days: --analytics-days 29 is refused beside its field, 30 is kept', async () => {
+    const before = await showLimits(db.store);
+    expect(before.analyticsDays).toBe(400);
+    const refused = await setLimits(db.store, { 'analytics-days': '29' }).catch((error: LimitFaults) => error);
+    expect(refused).toBeInstanceOf(LimitFaults);
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+      message: '--analytics-days must be a whole number from 30 to 1000000000: "29"',
+      field: 'analytics-days',
+      faults: { 'analytics-days': 'must be a whole number from 30 to 1000000000' },
+    });
+    expect(await showLimits(db.store)).toEqual(before);
+    expect(await setLimits(db.store, { 'analytics-days': '30' })).toEqual({ ...before, analyticsDays: 30 });
+    expect(await setLimits(db.store, { 'analytics-days': '400' })).toEqual(before);
+  });
+
   it('sets only the limits given, and refuses none given', async () => {
     const before = await showLimits(db.store);
     expect(await setLimits(db.store, { 'per-day': ' 50 ', 'established-after-hours': '0' })).toEqual({ ...before, perDay: 50, establishedAfterHours: 0 });

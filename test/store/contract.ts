@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { accounts } from './contract/accounts.js';
+import { analytics } from './contract/analytics.js';
 import { changes } from './contract/changes.js';
 import { clicksAndSettings } from './contract/clicks-settings.js';
 import type { OpenStore } from './contract/fixtures.js';
@@ -39,6 +40,7 @@ export function storeContract(name: string, open: OpenStore): void {
     linkChanges(open);
     changes(open);
     clicksAndSettings(open);
+    analytics(open);
     moderation(open);
     idempotency(open);
     idempotentWrites(open);

@@ -48,9 +48,11 @@ function svgEl(tag, attributes) {
   return node;
 }
 
-function show(nodes) {
-  root.textContent = '';
-  nodes.forEach(function (node) { root.appendChild(node); });
+/** Puts the nodes in place of what the view showed, or a part of it (place). */
+function show(nodes, place) {
+  var into = place || root;
+  into.textContent = '';
+  nodes.forEach(function (node) { into.appendChild(node); });
 }
 
 function shortAddress(codeOrName) { return CONFIG.publicUrl + '/' + codeOrName; }

@@ -41,14 +41,22 @@ dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .status{min-height:1.45em;color:var(--muted);font-size:.9rem}
 `;
 
+/** What a view knows of the server: its public address, and whether its countries come from DB-IP's database. */
+export interface ViewFacts {
+  publicUrl: string;
+  /** Countries are DB-IP's (no GEOIP_DATABASE), whose licence asks for its name beside them. */
+  dbIp: boolean;
+}
+
 /**
  * A view as the `ui://` resource's HTML: one self-contained document, its styles and script inline, nothing fetched.
  * Its own content security policy allows exactly these two blocks (by hash) and nothing else to load or run, even
- * where a host applied no policy of its own. The service's public address is the only server fact in it, for building
- * short addresses from codes; everything shown comes from the tool result the host hands over.
+ * where a host applied no policy of its own. The server facts in it are the public address, for building short
+ * addresses from codes, and whose countries it shows; everything else shown comes from the tool result the host
+ * hands over, or from the tools it calls through the host.
  */
-export function viewDocument(view: View, publicUrl: string): string {
-  const config = JSON.stringify({ publicUrl, protocolVersion: APPS_PROTOCOL_VERSION }).replace(/</g, '\\u003c');
+export function viewDocument(view: View, facts: ViewFacts): string {
+  const config = JSON.stringify({ ...facts, protocolVersion: APPS_PROTOCOL_VERSION }).replace(/</g, '\\u003c');
   const script = `(function(){"use strict";var CONFIG=${config};${BRIDGE_SCRIPT}\n${view.script}\nstart(view);})();`;
   const style = SHARED_STYLE + view.style;
   const policy = [

@@ -1,6 +1,6 @@
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import { clicksChart } from './clicks-chart.js';
-import { viewDocument, type View } from './document.js';
+import { viewDocument, type View, type ViewFacts } from './document.js';
 import { APP_MIME_TYPE, CLICKS_CHART_URI, LINK_CARD_URI, LINK_LIST_URI } from './extension.js';
 import { linkCard } from './link-card.js';
 import { linkList } from './link-list.js';
@@ -38,14 +38,14 @@ export function listAppResources(): Resource[] {
 const documents = new Map<string, string>();
 
 /** The `resources/read` answer for a view; any other address is the revision's "resource not found". */
-export function readAppResource(uri: string, publicUrl: string): ReadResourceResult {
+export function readAppResource(uri: string, facts: ViewFacts): ReadResourceResult {
   const resource = APP_RESOURCES.find((candidate) => candidate.uri === uri);
   if (!resource) throw new ResourceNotFoundError(uri);
-  // A view depends on the public address alone, which is fixed while the server runs.
-  const key = `${publicUrl} ${uri}`;
+  // A view depends on the server's facts alone, which are fixed while the server runs.
+  const key = `${facts.publicUrl} ${facts.dbIp} ${uri}`;
   let text = documents.get(key);
   if (text === undefined) {
-    text = viewDocument(resource.view, publicUrl);
+    text = viewDocument(resource.view, facts);
     documents.set(key, text);
   }
   return { contents: [{ uri, mimeType: APP_MIME_TYPE, text, _meta: UI_META }] };

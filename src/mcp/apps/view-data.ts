@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { qrAddress } from '../../domain/qr-address.js';
 import { linksIn } from '../link-addresses.js';
 import { LINK_CARD_URI, viewOfTool } from './extension.js';
 
@@ -13,7 +14,7 @@ export const QR_META_KEY = 'shortlinks/qrCodes';
 export function viewData(toolName: string, structured: unknown, publicUrl: string): Record<string, unknown> | null {
   if (viewOfTool(toolName) !== LINK_CARD_URI) return null;
   const codes: Record<string, string[]> = {};
-  for (const link of linksIn(structured)) codes[link.code] = qrRows(`${publicUrl}/${link.code}`);
+  for (const link of linksIn(structured)) codes[link.code] = qrRows(qrAddress(publicUrl, link.code));
   return { [QR_META_KEY]: codes };
 }
 

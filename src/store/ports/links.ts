@@ -51,6 +51,8 @@ export interface LinkStore {
   createMany(inputs: readonly NewLink[], limits: Limits, now: Date, slot?: AnswerSlot<CreateOutcome[]>): Promise<CreateOutcome[]>;
   findByCode(code: string): Promise<LinkRecord | null>;
   findByName(name: string): Promise<LinkRecord | null>;
+  /** The links of these ids that exist, in one read (a breakdown names its top links); in no particular order. */
+  findByIds(ids: readonly string[]): Promise<LinkRecord[]>;
   /**
    * Rejects with the refusal create or rename would give the name (name_taken, reserved_name, on `field`) for
    * link `linkId` of the team (null: a link not made yet); resolves when they would take it. Changes nothing.

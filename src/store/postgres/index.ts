@@ -6,6 +6,7 @@ import { pgAccounts } from './accounts.js';
 import { cachedReads } from './cached-reads.js';
 import { PgChanges } from './changes.js';
 import { pgClicks } from './clicks.js';
+import { pgAnalytics } from './analytics.js';
 import { openDatabase } from './database.js';
 import { postgresFailure } from './failures.js';
 import { pgIdempotency } from './idempotency.js';
@@ -80,6 +81,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     },
     links: { ...links, findByCode: cached('links', 10_000, (code) => code, quick.links.findByCode), findByName: quick.links.findByName },
     clicks: pgClicks(pool),
+    analytics: pgAnalytics(pool, random),
     moderation: pgModeration(pool, random, perform),
     settings,
     idempotency: pgIdempotency(pool),

@@ -1,4 +1,5 @@
 import type { LinkQueries } from '../operations/link-queries.js';
+import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
 import { linkSql, nameRowOf } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
@@ -42,7 +43,10 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
     setNote: (id, note, at) => run(linkSql.setNote, { id, note, at }),
     setName: (id, name, at) => run(linkSql.setName, { id, name, at }),
     setState: (id, state, at) => run(linkSql.setState, { id, state, at }),
-    deleteLink: (id) => run(linkSql.delete, { id }),
+    deleteLink: async (id) => {
+      for (const leave of LEAVE_TEAM) await run(leave, { linkId: id });
+      await run(linkSql.delete, { id });
+    },
     resolveOpen: async (linkId, at) => {
       await run(moderationSql.resolveReports, { linkId, at });
       await run(moderationSql.resolveReviews, { linkId, at });

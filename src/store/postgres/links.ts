@@ -3,7 +3,7 @@ import type { LinkStore } from '../ports.js';
 import type { LinkIds } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { linkChanges } from '../operations/links.js';
-import { linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkSql } from '../sql/links.js';
 import type { pgOperations } from './operations.js';
 import { row, rows } from './query.js';
 import { pgLinkSearch } from './search.js';
@@ -14,6 +14,7 @@ export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: Re
     ...linkChanges(perform, random, ids),
     findByCode: (code) => row(pool, linkSql.byCode, { code }),
     findByName: (name) => row(pool, linkSql.byName, { name }),
+    findByIds: (ids) => rows(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ANY($1::text[])`, [[...ids]]),
     list: pgLinkSearch(pool),
     activeDestinations: (after, limit) => rows(pool, linkSql.activeDestinations, { after, limit }),
   };

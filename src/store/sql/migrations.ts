@@ -74,7 +74,70 @@ export const sharedMigrations: readonly DialectText[] = [
   )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
   CREATE INDEX IF NOT EXISTS email_changes_by_person ON email_changes(person_id);
   `,
+  // 5 (SQLite's 24, PostgreSQL's 18): click analytics (issue 23), aggregated per link and UTC day as the daily counts
+  // are: counted clicks by facet value, not-counted requests by class, counted clicks and estimated visitors (with
+  // the link's team), and each team's sums of the three, so a team's breakdown reads days, not links (kept by add,
+  // reduced by a link's share when it is deleted). Each link's counted clicks and each team's clicks by facet value
+  // over the days kept are the most they can have in any of them: a team's top links and values are looked for
+  // among its busiest first (operations/team-ranking.ts). Visitor marks and keys are today's only: no mark outlives
+  // its day's key, so nobody can tell afterwards who made one. The day indexes let the retention job delete old days
+  // in batches; clicks get one for the same job.
+  (d) => {
+    const withoutRowid = d.name === 'sqlite' ? ' WITHOUT ROWID' : '';
+    return `${clickCounts(d, 'link_id', 'links')}${clickCounts(d, 'team_id', 'teams')}
+  CREATE INDEX IF NOT EXISTS click_days_by_team ON click_days(team_id, day, link_id, clicks, visitors);
+  CREATE TABLE IF NOT EXISTS click_links (
+    link_id TEXT PRIMARY KEY REFERENCES links(id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    clicks ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL
+  )${withoutRowid};
+  CREATE INDEX IF NOT EXISTS click_links_by_team ON click_links(team_id, clicks DESC, link_id);
+  CREATE TABLE IF NOT EXISTS team_click_values (
+    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    facet TEXT NOT NULL,
+    value TEXT NOT NULL,
+    count ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
+    PRIMARY KEY (team_id, facet, value)
+  )${withoutRowid};
+  CREATE INDEX IF NOT EXISTS team_click_values_by_count ON team_click_values(team_id, facet, count DESC, value);
+  CREATE INDEX IF NOT EXISTS team_click_facets_by_value ON team_click_facets(team_id, facet, value, day, count);
+  CREATE TABLE IF NOT EXISTS visitor_marks (
+    day TEXT NOT NULL,
+    link_id TEXT NOT NULL,
+    mark ${d.name === 'sqlite' ? 'BLOB' : 'bytea'} NOT NULL,
+    PRIMARY KEY (day, link_id, mark)
+  )${withoutRowid};
+  CREATE TABLE IF NOT EXISTS visitor_keys (
+    day TEXT PRIMARY KEY,
+    key ${d.name === 'sqlite' ? 'BLOB' : 'bytea'} NOT NULL
+  )${withoutRowid};
+  CREATE INDEX IF NOT EXISTS clicks_by_day ON clicks(day);
+  `;
+  },
 ];
+
+/**
+ * Migration 5's counts of a link (`link_id`: click_facets, click_uncounted, click_days, the last with the link's
+ * team) or of a team (`team_id`: the same tables prefixed `team_`), each gone with its owner, each with an index on
+ * its day for the retention job.
+ */
+function clickCounts(d: Dialect, owner: 'link_id' | 'team_id', parent: string): string {
+  const count = (name: string) => `${name} ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL`;
+  const table = (name: string, columns: string[], key: string[]) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    ${owner} TEXT NOT NULL REFERENCES ${parent}(id) ON DELETE CASCADE,
+    ${columns.join(',\n    ')},
+    PRIMARY KEY (${[owner, ...key].join(', ')})
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS ${name}_by_day ON ${name}(day);`;
+  const prefix = owner === 'team_id' ? 'team_' : '';
+  const team = owner === 'link_id' ? ['team_id TEXT NOT NULL'] : [];
+  return [
+    table(`${prefix}click_facets`, ['facet TEXT NOT NULL', 'day TEXT NOT NULL', 'value TEXT NOT NULL', count('count')], ['facet', 'day', 'value']),
+    table(`${prefix}click_uncounted`, ['day TEXT NOT NULL', 'class TEXT NOT NULL', count('count')], ['day', 'class']),
+    table(`${prefix}click_days`, ['day TEXT NOT NULL', ...team, count('clicks'), count('visitors')], ['day']),
+  ].join('');
+}
 
 /**
  * The migrations of one database in the order they apply, as it numbers them (version n is the n-th): its own

@@ -93,7 +93,7 @@ export function changeWatcher(db: Db): () => boolean {
 const dataVersions = new WeakMap<Db, () => number>();
 
 /**
- * The connection's data_version, looked at most once per task, and asked of SQLite only when the WAL-index header
+ * The connection's data_version, looked at most once per event-loop callback (a request), and asked of SQLite only when the WAL-index header
  * changed since the last look (wal-header.ts), so most requests skip the read transaction that several processes
  * sharing the file contend for.
  */
@@ -105,11 +105,16 @@ function dataVersionOf(db: Db): () => number {
   let value = 0;
   let fresh = false;
   const forget = () => (fresh = false);
+  // Forgotten once the callback that looked has run to its end, its promise jobs included: a tick queued by a
+  // promise job runs after the last of them, before the event loop moves on. A request is its own callback (the
+  // socket's data), so each looks afresh, while the awaits within one callback (a call's token, membership, budget
+  // and link) share one look: a getLink made three looks when the first promise job forgot.
+  const forgetAtTheEnd = () => process.nextTick(forget);
   version = () => {
     if (!fresh) {
       if (headerChanged()) value = read.get() as number;
       fresh = true;
-      queueMicrotask(forget);
+      queueMicrotask(forgetAtTheEnd);
     }
     return value;
   };

@@ -11,6 +11,7 @@ import { sqliteMailOutbox } from './mail-outbox.js';
 import { sqliteEmailChanges } from './email-changes.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteClicks } from './clicks.js';
+import { sqliteAnalytics } from './analytics.js';
 import { countedAlone } from './counted-alone.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLinks } from './links.js';
@@ -45,6 +46,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     tokens,
     links: sqliteLinks(db, random, new LinkIds(random), perform),
     clicks: sqliteClicks(db),
+    analytics: sqliteAnalytics(db, random),
     moderation: sqliteModeration(db, random, perform),
     settings: sqliteSettings(db),
     idempotency: sqliteIdempotency(db),

@@ -2,11 +2,12 @@ import type { LinkQueries } from '../operations/link-queries.js';
 import type { StoreQueries } from '../operations/team-queries.js';
 import { runNow, type Steps } from '../operations/steps.js';
 import { writeTransaction, type Db } from './database.js';
+import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
 import { linkSql, nameRowOf } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
 import type { LinkChanges } from './link-changes.js';
-import { prepareAll } from './prepare.js';
+import { prepare, prepareAll } from './prepare.js';
 import { sqliteTeamQueries } from './team-queries.js';
 
 /**
@@ -16,6 +17,7 @@ import { sqliteTeamQueries } from './team-queries.js';
  */
 export function sqliteOperations(db: Db, changes: LinkChanges) {
   const s = statements(db);
+  const leaveTeam = LEAVE_TEAM.map((statement) => prepare(db, statement));
   let touched: Array<string | null> = [];
 
   const links: LinkQueries = {
@@ -45,7 +47,10 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     setNote: (id, note, at) => void s.setNote.run({ id, note, at }),
     setName: (id, name, at) => void s.setName.run({ id, name, at }),
     setState: (id, state, at) => void s.setState.run({ id, state, at }),
-    deleteLink: (id) => void s.delete.run({ id }),
+    deleteLink: (id) => {
+      for (const leave of leaveTeam) leave.run({ linkId: id });
+      s.delete.run({ id });
+    },
     resolveOpen: (linkId, at) => {
       s.resolveReports.run({ linkId, at });
       s.resolveReviews.run({ linkId, at });

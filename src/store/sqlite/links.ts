@@ -1,8 +1,8 @@
-import type { LinkStore } from '../ports.js';
+import type { LinkRecord, LinkStore } from '../ports.js';
 import type { LinkIds } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { linkChanges } from '../operations/links.js';
-import { linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkSql } from '../sql/links.js';
 import type { Db } from './database.js';
 import { linkSearch } from './link-search.js';
 import type { sqliteOperations } from './link-queries.js';
@@ -16,11 +16,14 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, perform: Retur
   // getLink and every change of a link start here.
   const byCode = cachedRead(db, 10_000, (code: string) => code, (code: string) => read.byCode.get({ code }) ?? null);
   const search = linkSearch(db);
+  // One statement for any number of links: SQLite binds the ids as a JSON array, so it is prepared once.
+  const byIds = db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id IN (SELECT value FROM json_each(?))`);
 
   return {
     ...linkChanges(perform, random, ids),
     findByCode: async (code) => byCode(code),
     findByName: async (name) => read.byName.get({ name }) ?? null,
+    findByIds: async (ids) => byIds.all(JSON.stringify(ids)) as LinkRecord[],
     list: async (teamId, filter, page) => search(teamId, filter, page),
     activeDestinations: sqliteActiveDestinations(db),
   };

@@ -19,6 +19,7 @@ const LABELS: Record<LimitFlag, string> = {
   'established-after-hours': 'Hours after sign-up before a person is established',
   'signups-per-hour': 'Sign-ups per network per hour',
   'teams-per-hour': 'New teams per network, and per person, per hour',
+  'analytics-days': 'Days of click analytics kept',
 };
 
 const FLAGS = Object.keys(LIMIT_FLAGS) as LimitFlag[];

@@ -3,6 +3,7 @@ import { linkClicks } from '../../tools/link-clicks.js';
 import { clicksChart } from '../../views/clicks-chart.js';
 import { COPIED_STATUS, copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
+import { analyticsSection, pageDays } from '../click-analytics.js';
 import { linkOf, shortAddresses } from '../link-of.js';
 import { queryText, render, signedInOnly, type PageDeps } from '../request.js';
 import { runTool } from '../run-tool.js';
@@ -11,10 +12,11 @@ import { doneNotice, linkActions, stateNote } from './link-actions.js';
 
 /**
  * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
- * code with PNG and SVG downloads, its destination, note, state and dates, and its clicks per day for 30 days.
- * Its actions (edit, delete, ask for a review) are pages of their own (link-actions.ts). It reads through the
- * linkByCode and linkClicks tools, so only the link's team sees it; anyone else, and any address that is not a
- * link's code, gets the not-found page.
+ * code with PNG and SVG downloads, its destination, note, state and dates, its clicks per day for 30 days, and
+ * where its clicks came from over 7, 30 or 90 days (`?days=`, click-analytics.ts). Its actions (edit, delete, ask
+ * for a review) are pages of their own (link-actions.ts). It reads through the linkByCode, linkClicks and
+ * clickBreakdown tools, so only the link's team sees it; anyone else, and any address that is not a link's code,
+ * gets the not-found page.
  */
 export function linkPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
@@ -26,6 +28,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
     signedInOnly(deps, async (req, res, me) => {
       const link = await linkOf(ctx, me, req.params.code as string);
       const clicks = await runTool(ctx, linkClicks, me, { code: link.code });
+      const analytics = await analyticsSection(ctx, me, { code: link.code }, pageDays(queryText(req, 'days')));
       const addresses = shortAddresses(publicUrl, link);
       const short = addresses[0]!;
       res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
@@ -50,6 +53,7 @@ ${COPIED_STATUS}
 </dl>
 ${qrSection(link.code, short)}
 ${clicksChart(clicks.days, clicks)}
+${analytics}
 ${PAGE_SCRIPT_TAG}`,
         'app',
       );

@@ -8,6 +8,7 @@ import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors
 import { html, when } from '../../views/html.js';
 import { teamToRead } from '../../tools/access.js';
 import { callerOf } from '../run-tool.js';
+import { analyticsSection, pageDays } from '../click-analytics.js';
 import { pendingInvitations } from './invitation-views.js';
 
 /** What `?done=` says after a change, on the team's page or the list of teams. */
@@ -45,9 +46,14 @@ export function teamPage(deps: PageDeps) {
     return teamToRead(deps.ctx, callerOf(me), String(req.params.id ?? ''));
   }
 
-  /** Members for everyone in the team; renaming and deleting for its owners (the store checks again). */
+  /**
+   * Members and where the team's clicks came from (`?days=`, with its CSV download) for everyone in the team;
+   * renaming and deleting for its owners (the store checks again).
+   */
   async function show(req: Request, res: Response, me: SignedIn, team: Team, status = 200, fix: TeamFix = {}) {
     const members = await teams.members(team.id);
+    const days = pageDays(queryText(req, 'days'));
+    const analytics = await analyticsSection(deps.ctx, me, { team: team.id }, days, `/teams/${team.id}/clicks.csv?days=${days}`);
     const pending = await invitations.ofTeam(team.id, deps.ctx.clock.now());
     const owner = refusalToManage(members, { personId: me.person.id }) === null;
     const rows = members.map((m) => memberRow(team, m, me, owner));
@@ -66,6 +72,7 @@ ${pendingInvitations(team, pending, me)}
 ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page, within a week. Emails are not checked here: invite the address they signed up with.' })}
 <button type="submit">Invite</button>
 </form>
+${analytics}
 ${owner ? ownerForms(team, me, fix) : html``}`,
       'teams',
     );

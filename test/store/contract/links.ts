@@ -52,6 +52,17 @@ export function links(open: OpenStore): void {
         expect([...seen].every(looksLikeCode)).toBe(true);
       });
 
+      it('finds many links by id in one read, across teams, skipping ids of none or of deleted links', async () => {
+        const [a, b] = [await s.team(), await s.team()];
+        const first = await s.link(a, { name: 'first' });
+        const second = await s.link(b);
+        const deleted = await s.link(a);
+        await s.store.links.delete(deleted.id, ROOMY, T0);
+        const found = await s.store.links.findByIds([second.id, 'link_none', deleted.id, first.id]);
+        expect(found.sort((x, y) => x.seq - y.seq)).toEqual([first, second]);
+        expect(await s.store.links.findByIds([])).toEqual([]);
+      });
+
       it('makes exactly maxLinksPerTeam of many concurrent creates, the rest team_full', async () => {
         const team = await s.team();
         const limits = { ...ROOMY, maxLinksPerTeam: 25 };

@@ -1,0 +1,91 @@
+/**
+ * The daily removal of old click analytics (issue 23, item 5): the daily counts, facets, not-counted classes and
+ * visitors of days before the operator's window (`limits set --analytics-days`, 400 by default) are deleted.
+ *
+ * Every server process schedules it, and a run first takes a lease in the store for one interval, as the unsafe-site
+ * re-check does: with several processes sharing the database it runs once per interval in all, not once per process.
+ */
+import { randomUUID } from 'node:crypto';
+import { utcDate } from '../domain/days.js';
+import { DAY_MS } from '../domain/limits.js';
+import type { AnalyticsStore, LeaseStore, SettingsStore } from '../store/ports.js';
+import type { Clock } from '../shared/clock.js';
+import { every } from '../shared/periodic.js';
+import { count } from '../shared/words.js';
+
+/** The lease's name in the store. */
+const RETENTION_LEASE = 'analytics-retention';
+
+export interface RetentionResult {
+  /** The first day kept (`YYYY-MM-DD`): every earlier day's rows were removed. */
+  keptFrom: string;
+  /** Rows removed, of every analytics table and the daily counts. */
+  removed: number;
+}
+
+export interface AnalyticsRetention {
+  /** Removes the old days now (or joins the run under way); null, removing nothing, while another process holds the lease. */
+  runNow(): Promise<RetentionResult | null>;
+  /** No more runs; resolves when the run under way (if any) has ended. */
+  stop(): Promise<void>;
+}
+
+export interface RetentionOptions {
+  store: { analytics: Pick<AnalyticsStore, 'removeBefore' | 'visitorKey'>; leases: LeaseStore; settings: Pick<SettingsStore, 'limits'> };
+  clock: Clock;
+  /** Time between runs. Default a day. */
+  intervalMs?: number;
+  /**
+   * Time from the start to the first run. Default a minute: a server restarted more often than once an interval (a
+   * deploy a day) would otherwise never run it; not at once, so that it does not compete with the start-up.
+   */
+  firstRunMs?: number;
+  log: (line: string) => void;
+}
+
+/**
+ * The first UTC day a window of `days` days ending today keeps. Never before 1970: a window as wide as a lifted limit
+ * (a billion days) reaches past what a Date holds, and nothing stored is older anyway.
+ */
+export function firstKeptDay(now: Date, days: number): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return utcDate(new Date(Math.max(0, today - (days - 1) * DAY_MS)));
+}
+
+/** Schedules the removal every `intervalMs`, the first `firstRunMs` after the start; runs never overlap. */
+export function startAnalyticsRetention(options: RetentionOptions): AnalyticsRetention {
+  const { store, clock, intervalMs = DAY_MS, firstRunMs = 60_000, log } = options;
+  // This process, as the lease knows it: its pid for an operator reading the table, and a random part, since a pid is reused.
+  const holder = `${process.pid}-${randomUUID()}`;
+
+  async function run(): Promise<RetentionResult | null> {
+    const now = clock.now();
+    if (!(await store.leases.acquire(RETENTION_LEASE, holder, new Date(now.getTime() + intervalMs), now))) return null;
+    const keptFrom = firstKeptDay(now, (await store.settings.limits()).analyticsDays);
+    const removed = await store.analytics.removeBefore(keptFrom);
+    // Yesterday's visitor key and marks go with it (visitorKey deletes those of earlier days): on a day nobody
+    // visits, they would otherwise wait for the next visit.
+    await store.analytics.visitorKey(utcDate(now));
+    return { keptFrom, removed };
+  }
+
+  const done = {
+    result: (result: RetentionResult | null) =>
+      log(
+        result
+          ? `Click analytics retention: ${count(result.removed, 'row')} of days before ${result.keptFrom} removed.`
+          : 'Click analytics retention: left to another process, which ran it less than an interval ago.',
+      ),
+    failure: (error: unknown) => log(`Click analytics retention failed: ${error instanceof Error ? error.message : String(error)}`),
+  };
+  const job = every(intervalMs, run, done);
+  const first = setTimeout(() => job.runNow().then(done.result, done.failure), firstRunMs);
+  first.unref();
+  return {
+    runNow: job.runNow,
+    async stop() {
+      clearTimeout(first);
+      await job.stop();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { ClickFacet, UncountedClass } from '../../domain/analytics.js';
+
+/** Counted clicks with one facet's value, for one link and UTC day (`YYYY-MM-DD`). */
+export interface FacetCount {
+  linkId: string;
+  day: string;
+  facet: ClickFacet;
+  value: string;
+  count: number;
+}
+
+/** Requests of one not-counted class, for one link and day. */
+export interface UncountedCount {
+  linkId: string;
+  day: string;
+  class: UncountedClass;
+  count: number;
+}
+
+/**
+ * One visitor of one link on one day, as the keyed hash of (client address, user-agent, link) under that day's
+ * visitor key: 16 bytes. The same visitor gives the same mark all day on every process; nothing can tell who made it.
+ */
+export interface VisitorMark {
+  linkId: string;
+  day: string;
+  mark: Uint8Array;
+}
+
+/** What a process counted since its last flush, written in one transaction. Links deleted since are skipped. */
+export interface AnalyticsBatch {
+  /** Each counted click is one count of every facet: a team's clicks (and its links' ranking) are its `source` counts. */
+  facets: readonly FacetCount[];
+  uncounted: readonly UncountedCount[];
+  /** Each mark not yet stored for its link and day adds one to that link's visitors that day. */
+  visitors: readonly VisitorMark[];
+}
+
+/** Whose clicks a read sums: one link's, or every link of a team's. */
+export type AnalyticsScope = { linkId: string } | { teamId: string };
+
+export interface ValueTotal {
+  value: string;
+  clicks: number;
+}
+
+export interface Ranked<Row> {
+  /** The largest `limit` rows, most clicks first (ties by value, ascending). */
+  rows: Row[];
+  /** The clicks of the rows past `limit`, summed. */
+  rest: number;
+}
+
+export interface DayTotal {
+  day: string;
+  clicks: number;
+  visitors: number;
+}
+
+export interface LinkTotal {
+  linkId: string;
+  clicks: number;
+  visitors: number;
+}
+
+/**
+ * Click analytics, aggregated per link and UTC day (no row per click, nothing that identifies a visitor), with each
+ * team's sums kept beside them so a team's breakdown reads days, not links. Every read is of days `from` to `to`
+ * inclusive (UTC dates).
+ */
+export interface AnalyticsStore {
+  add(batch: AnalyticsBatch): Promise<void>;
+  /** Counted clicks summed by one facet's value. */
+  byFacet(scope: AnalyticsScope, facet: ClickFacet, from: string, to: string, limit: number): Promise<Ranked<ValueTotal>>;
+  /** Counted clicks and estimated unique visitors per day; days with neither are absent. */
+  byDay(scope: AnalyticsScope, from: string, to: string): Promise<DayTotal[]>;
+  /** A team's links by counted clicks, with their visitors (summed over the days). */
+  byLink(teamId: string, from: string, to: string, limit: number): Promise<Ranked<LinkTotal>>;
+  /** A team's counted clicks and visitors per link and day (for its CSV export), by day then link; days without clicks absent. */
+  dailyByLink(teamId: string, from: string, to: string): Promise<Array<{ linkId: string; day: string; clicks: number; visitors: number }>>;
+  /** Counted clicks in all, and the requests of each not-counted class (classes without any absent). */
+  totals(scope: AnalyticsScope, from: string, to: string): Promise<{ clicks: number; uncounted: Partial<Record<UncountedClass, number>> }>;
+  /**
+   * The visitor key of `day`: made at random by the first process to ask, the same for every process after. Keys
+   * and marks of earlier days are deleted on the way: once a day is over, nobody can tell who made its marks.
+   */
+  visitorKey(day: string): Promise<Uint8Array>;
+  /**
+   * Deletes the daily counts (clicks, facets, not-counted classes, visitors) of days before `before`, in batches;
+   * resolves to the rows deleted.
+   */
+  removeBefore(before: string): Promise<number>;
+}
