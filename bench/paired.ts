@@ -35,6 +35,7 @@ export async function pairedRounds<S>(
   kinds: string[],
   loadOnce: LoadOnce<S>,
   names: readonly [string, string] = ['ours', 'bare'],
+  seconds = PAIRED_SECONDS,
 ): Promise<Paired | null> {
   const [oursName, bareName] = names;
   if (ROUNDS < 1) return null;
@@ -62,5 +63,5 @@ export async function pairedRounds<S>(
         `(${pct(Math.min(...ratios))}–${pct(Math.max(...ratios))})`,
     );
   }
-  return { rounds: ROUNDS, text: `${ROUNDS} rounds × ${PAIRED_SECONDS} s each, in turn: ${parts.join(' | ')}`, ratios: medianRatios };
+  return { rounds: ROUNDS, text: `${ROUNDS} rounds × ${seconds} s each, in turn: ${parts.join(' | ')}`, ratios: medianRatios };
 }

@@ -109,7 +109,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // A worker of WORKERS=N names itself on every answer (`X-Served-By`: its pid); a single process does not.
   const servedBy = config.workers > 1 ? String(process.pid) : null;
   // The country database is read whole here, once: a bad GEOIP_DATABASE stops the start.
-  const analytics = config.analytics ? { countries: countryLookup(config.geoipDatabase), clientAddress } : null;
+  const analytics = config.analytics
+    ? { countries: countryLookup(config.geoipDatabase), clientAddress, writeMs: config.analyticsWriteMs }
+    : null;
   const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy, analytics });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate, log: () => observer.logger });

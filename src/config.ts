@@ -52,6 +52,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).max(200).optional(),
   MAIL_RETRY_MS: milliseconds(60_000),
   ANALYTICS: z.enum(['on', 'off']).default('on'),
+  ANALYTICS_WRITE_MS: milliseconds(10_000),
   GEOIP_DATABASE: z.string().min(1).optional(),
 }).refine((e) => (e.SMTP_URL === undefined) === (e.MAIL_FROM === undefined), {
   path: ['SMTP_URL'],
@@ -110,6 +111,8 @@ export interface Config {
   mail: MailConfig | undefined;
   /** Click analytics (countries, referrers, devices, visitors, not-counted classes); off: the daily clicks only. */
   analytics: boolean;
+  /** How often a process writes the click analytics it counted (the daily clicks are written every second). */
+  analyticsWriteMs: number;
   /** An mmdb file (GeoLite2 Country or City) for countries instead of the DB-IP one shipped; absolute, like databasePath. */
   geoipDatabase: string | undefined;
 }
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, retryMs: e.MAIL_RETRY_MS } : undefined,
     analytics: e.ANALYTICS === 'on',
+    analyticsWriteMs: e.ANALYTICS_WRITE_MS,
     geoipDatabase,
   });
 }

@@ -34,13 +34,16 @@ export function redirects(deps: {
   clicksCounted?: { value: number };
   /** This worker's `X-Served-By` (WORKERS above 1), else null. */
   servedBy?: string | null;
-  /** Click analytics (ANALYTICS=on): where countries come from and who the client is; null or left out: off. */
-  analytics?: Omit<CaptureDeps, 'publicUrl'> | null;
+  /**
+   * Click analytics (ANALYTICS=on): where countries come from, who the client is, and how often they are written
+   * (ANALYTICS_WRITE_MS); null or left out: off.
+   */
+  analytics?: (Omit<CaptureDeps, 'publicUrl'> & { writeMs?: number }) | null;
 }) {
   const servedBy = deps.servedBy ?? null;
   const resolve = linkResolver(deps.store);
   const qrCodes = new QrCodes();
-  const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted, deps.analytics ? deps.store.analytics : null);
+  const clicks = new ClickCounter(deps.store.clicks, deps.clicksCounted, deps.analytics ? deps.store.analytics : null, deps.analytics?.writeMs);
   const factsOf = deps.analytics ? clickFacts({ ...deps.analytics, publicUrl: deps.publicUrl }) : null;
 
   async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string | null | false> {

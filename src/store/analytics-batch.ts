@@ -42,6 +42,38 @@ function compare(a: string, b: string): number {
 }
 
 /**
+ * Rows summed by their first `keyLength` values: a batch adds to each row of a table once (a PostgreSQL upsert may not
+ * touch a row twice, and SQLite's row-by-row additions cost a statement each). The numbers past the key are added;
+ * the text past it (click_days' team) is the same for a key.
+ */
+export class Sums {
+  private readonly found = new Map<string, Array<string | number>>();
+
+  constructor(private readonly keyLength: number) {}
+
+  add(...values: Array<string | number>): void {
+    const id = values.slice(0, this.keyLength).join('\u0000');
+    const row = this.found.get(id);
+    if (!row) this.found.set(id, values);
+    else for (let i = this.keyLength; i < values.length; i++) if (typeof values[i] === 'number') row[i] = (row[i] as number) + (values[i] as number);
+  }
+
+  get empty(): boolean {
+    return this.found.size === 0;
+  }
+
+  rows(): Array<Array<string | number>> {
+    return [...this.found.values()];
+  }
+
+  /** The rows as one array per column (for PostgreSQL's unnest); none when there are no rows. */
+  columns(): Array<Array<string | number>> {
+    const all = this.rows();
+    return all.length === 0 ? [] : all[0]!.map((_, i) => all.map((values) => values[i]!));
+  }
+}
+
+/**
  * A ranking read with the clicks of every row before the limit beside each row (a window over the groups): the rows
  * past `limit` summed as the rest. Read with at least one row, so the sum of all is known even for a limit of 0.
  */

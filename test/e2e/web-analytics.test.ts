@@ -197,9 +197,11 @@ describe('from real redirects', () => {
     await visit(`/${code}`, { 'user-agent': IPHONE, referer: 'https://News.YCombinator.com:443/item?id=1' });
     await visit(`/${code}?qr`, { 'user-agent': IPHONE });
     await visit(`/${code}`, { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' });
-    // Counts are written once a second: wait until the page shows both clicks.
+    // The daily clicks and then the analytics are written once a second (ANALYTICS_WRITE_MS in the tests): wait until
+    // the page shows both clicks and their visitor.
     let page = await who.visitor.request('GET', `/app/links/${code}`);
-    for (let waited = 0; sumOf(page, 'breakdown-clicks') !== '2' && waited < 5_000; waited += 200) {
+    const shown = () => sumOf(page, 'breakdown-clicks') === '2' && sumOf(page, 'breakdown-visitors') === '1';
+    for (let waited = 0; !shown() && waited < 5_000; waited += 200) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       page = await who.visitor.request('GET', `/app/links/${code}`);
     }

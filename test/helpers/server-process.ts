@@ -47,7 +47,15 @@ export interface ServerProcessOptions {
 export async function startServerProcess({ dbPath, port: wanted, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
   const port = wanted ?? (await freePort());
   const dns = await startDnsServer({}, { a: ['93.184.216.34'] });
-  const own = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_PATH: dbPath, DNS_SERVERS: dns.servers.join(',') };
+  // Click analytics written each second, as the daily counts are, so a test reads them after a second's wait.
+  const own = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_PATH: dbPath,
+    DNS_SERVERS: dns.servers.join(','),
+    ANALYTICS_WRITE_MS: '1000',
+  };
   const merged = Object.fromEntries(Object.entries({ ...process.env, ...own, ...env }).filter(([, value]) => value !== undefined));
   const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

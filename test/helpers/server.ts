@@ -66,6 +66,8 @@ export async function startServer(options: AppOptions & { env?: Record<string, s
     SHUTDOWN_TIMEOUT_MS: '1000',
     // No request log in the test runner's output (a test that reads the log starts a server process).
     LOG_LEVEL: 'silent',
+    // Click analytics written each second, as the daily counts are, so a test reads them after a second's wait.
+    ANALYTICS_WRITE_MS: '1000',
   };
   const config = loadConfig({ ...env, ...options.env });
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock();

@@ -158,6 +158,22 @@ describe('ClickCounter with analytics', () => {
     await counter.close();
   });
 
+  it('writes analytics only once ANALYTICS_WRITE_MS has passed, the daily clicks at every flush, and both at close', async () => {
+    const { clickStore, analytics, clicks, batches } = stores();
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics, 60_000);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at, facts('192.0.2.1\nSafari'));
+    expect(await counter.flush()).toBeUndefined();
+    expect(clicks).toEqual([{ 'link-a': { '2026-11-27': 1 } }]);
+    expect(batches).toEqual([]);
+    counter.count('link-a', at, facts('198.51.100.7\nFirefox', { agent: DESKTOP }));
+    await counter.close();
+    expect(clicks).toEqual([{ 'link-a': { '2026-11-27': 1 } }, { 'link-a': { '2026-11-27': 1 } }]);
+    expect(batches).toHaveLength(1);
+    expect(plain(batches[0]!).facets).toContain('link-a 2026-11-27 source=link 2');
+    expect(batches[0]!.visitors).toHaveLength(2);
+  });
+
   it('records nothing but the daily clicks without an analytics store (ANALYTICS=off)', async () => {
     const { clickStore, clicks } = stores();
     const counter = new ClickCounter(clickStore);

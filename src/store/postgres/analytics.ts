@@ -1,6 +1,6 @@
 import type { AnalyticsStore, LinkTotal, Ranked, ValueTotal } from '../ports.js';
 import type { Random } from '../../domain/random.js';
-import { byLinkDay, ranked } from '../analytics-batch.js';
+import { byLinkDay, ranked, Sums } from '../analytics-batch.js';
 import { analyticsSql, REMOVAL_BATCH, removalSql } from '../sql/analytics.js';
 import { runAwaiting } from '../operations/steps.js';
 import { topRows } from '../operations/team-ranking.js';
@@ -47,28 +47,6 @@ const FACETS = upsert('click_facets', { link_id: 'text', ...FACET_COLUMNS }, ['l
 const TEAM_FACETS = upsert('team_click_facets', { team_id: 'text', ...FACET_COLUMNS }, ['team_id', 'facet', 'day', 'value'], ['count']);
 const UNCOUNTED = upsert('click_uncounted', { link_id: 'text', day: 'text', class: 'text', count: 'bigint' }, ['link_id', 'day', 'class'], ['count']);
 const TEAM_UNCOUNTED = upsert('team_click_uncounted', { team_id: 'text', day: 'text', class: 'text', count: 'bigint' }, ['team_id', 'day', 'class'], ['count']);
-
-/**
- * Rows summed by their first `keyLength` values (an upsert may not touch a row twice): the numbers past the key are
- * added, the text past it (click_days' team) is the same for a key. Written as one array per column.
- */
-class Sums {
-  private readonly rows = new Map<string, Array<string | number>>();
-
-  constructor(private readonly keyLength: number) {}
-
-  add(...values: Array<string | number>): void {
-    const id = values.slice(0, this.keyLength).join('\u0000');
-    const found = this.rows.get(id);
-    if (!found) this.rows.set(id, values);
-    else values.forEach((value, i) => typeof value === 'number' && i >= this.keyLength && (found[i] = (found[i] as number) + value));
-  }
-
-  async write(db: Queryable, text: string): Promise<void> {
-    const all = [...this.rows.values()];
-    if (all.length > 0) await db.query(text, all[0]!.map((_, i) => all.map((values) => values[i])));
-  }
-}
 
 export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
   /** A ranking read in one snapshot: a batch committed between two pages must not move a row past the pages read. */
@@ -123,14 +101,11 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
             teamUncounted.add(teamId, day, kind, count);
           }
         }
-        await days.write(client, DAYS);
-        await teamDays.write(client, TEAM_DAYS);
-        await bounds.write(client, BOUNDS);
-        await facets.write(client, FACETS);
-        await teamFacets.write(client, TEAM_FACETS);
-        await values.write(client, VALUES);
-        await uncounted.write(client, UNCOUNTED);
-        await teamUncounted.write(client, TEAM_UNCOUNTED);
+        const writes: Array<[Sums, string]> = [
+          [days, DAYS], [teamDays, TEAM_DAYS], [bounds, BOUNDS], [facets, FACETS], [teamFacets, TEAM_FACETS],
+          [values, VALUES], [uncounted, UNCOUNTED], [teamUncounted, TEAM_UNCOUNTED],
+        ];
+        for (const [sums, text] of writes) if (!sums.empty) await client.query(text, sums.columns());
       });
     },
     byFacet: async (scope, facet, from, to, limit) =>
@@ -190,7 +165,7 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
           const gone = await rows(client, analyticsSql.removeDays, { before, limit: REMOVAL_BATCH });
           const bounds = new Sums(1);
           for (const { linkId, clicks } of gone) bounds.add(linkId, clicks);
-          await bounds.write(client, LOWER_BOUNDS);
+          if (!bounds.empty) await client.query(LOWER_BOUNDS, bounds.columns());
           return gone.length;
         }),
       );
@@ -199,7 +174,7 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
           const gone = await rows(client, analyticsSql.removeTeamFacets, { before, limit: REMOVAL_BATCH });
           const bounds = new Sums(3);
           for (const { teamId, facet, value, count } of gone) bounds.add(teamId, facet, value, count);
-          await bounds.write(client, LOWER_VALUE_BOUNDS);
+          if (!bounds.empty) await client.query(LOWER_VALUE_BOUNDS, bounds.columns());
           return gone.length;
         }),
       );
