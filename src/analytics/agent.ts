@@ -1,5 +1,5 @@
 import Bowser from 'bowser';
-import { UNKNOWN, type DeviceClass } from '../domain/analytics.js';
+import { UNKNOWN, type DeviceClass, type VisitClass } from '../domain/analytics.js';
 import { cacheStats } from '../support/cache-stats.js';
 import { LruCache } from '../support/lru-cache.js';
 
@@ -20,16 +20,27 @@ const DEVICES: ReadonlyMap<string | undefined, DeviceClass> = new Map([
 ] as const);
 
 /**
- * Parsing takes some 20 µs; most clicks come from a few thousand User-Agent strings, so the traits are remembered.
- * The strings are held only here, in memory, while they keep being seen.
+ * What is known of one User-Agent string: the class of its visits (visit-class.ts) and, once a counted visit asked,
+ * its traits (parsing takes some 20 µs). Most visits come from a few thousand strings, so both are remembered, in
+ * one entry per string: held only here, in memory, while it keeps being seen.
  */
-const parsed = new LruCache<AgentTraits>(10_000, { stats: cacheStats('agent-traits') });
+export interface AgentProfile {
+  kind?: VisitClass;
+  traits?: AgentTraits;
+}
 
-/** The device class, browser and OS families of a User-Agent (bowser, MIT), cached per string. */
-export function agentTraits(agent: string): AgentTraits {
-  let traits = parsed.get(agent);
-  if (traits === undefined) parsed.set(agent, (traits = parse(agent)));
-  return traits;
+const profiles = new LruCache<AgentProfile>(10_000, { stats: cacheStats('user-agents') });
+
+/** The remembered profile of a User-Agent, empty the first time. */
+export function agentProfile(agent: string): AgentProfile {
+  let profile = profiles.get(agent);
+  if (profile === undefined) profiles.set(agent, (profile = {}));
+  return profile;
+}
+
+/** The device class, browser and OS families of a User-Agent (bowser, MIT), remembered per string. */
+export function agentTraits(agent: string, profile: AgentProfile = agentProfile(agent)): AgentTraits {
+  return (profile.traits ??= parse(agent));
 }
 
 function parse(agent: string): AgentTraits {

@@ -5,11 +5,11 @@
  * Every server process schedules it, and a run first takes a lease in the store for one interval, as the unsafe-site
  * re-check does: with several processes sharing the database it runs once per interval in all, not once per process.
  */
-import { randomUUID } from 'node:crypto';
-import { utcDate } from '../domain/days.js';
+import { firstOfLastDays, utcDate } from '../domain/days.js';
 import { DAY_MS } from '../domain/limits.js';
 import type { AnalyticsStore, LeaseStore, SettingsStore } from '../store/ports.js';
 import type { Clock } from '../shared/clock.js';
+import { leaseHolder } from '../store/lease-holder.js';
 import { every } from '../shared/periodic.js';
 import { count } from '../shared/words.js';
 
@@ -43,25 +43,15 @@ export interface RetentionOptions {
   log: (line: string) => void;
 }
 
-/**
- * The first UTC day a window of `days` days ending today keeps. Never before 1970: a window as wide as a lifted limit
- * (a billion days) reaches past what a Date holds, and nothing stored is older anyway.
- */
-export function firstKeptDay(now: Date, days: number): string {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return utcDate(new Date(Math.max(0, today - (days - 1) * DAY_MS)));
-}
-
 /** Schedules the removal every `intervalMs`, the first `firstRunMs` after the start; runs never overlap. */
 export function startAnalyticsRetention(options: RetentionOptions): AnalyticsRetention {
   const { store, clock, intervalMs = DAY_MS, firstRunMs = 60_000, log } = options;
-  // This process, as the lease knows it: its pid for an operator reading the table, and a random part, since a pid is reused.
-  const holder = `${process.pid}-${randomUUID()}`;
+  const holdLease = leaseHolder(store.leases, RETENTION_LEASE, clock, intervalMs);
 
   async function run(): Promise<RetentionResult | null> {
     const now = clock.now();
-    if (!(await store.leases.acquire(RETENTION_LEASE, holder, new Date(now.getTime() + intervalMs), now))) return null;
-    const keptFrom = firstKeptDay(now, (await store.settings.limits()).analyticsDays);
+    if (!(await holdLease())) return null;
+    const keptFrom = firstOfLastDays(now, (await store.settings.limits()).analyticsDays);
     const removed = await store.analytics.removeBefore(keptFrom);
     // Yesterday's visitor key and marks go with it (visitorKey deletes those of earlier days): on a day nobody
     // visits, they would otherwise wait for the next visit.

@@ -1,11 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { isbot } from 'isbot';
-import type { UncountedClass } from '../domain/analytics.js';
-import { cacheStats } from '../support/cache-stats.js';
-import { LruCache } from '../support/lru-cache.js';
+import type { VisitClass } from '../domain/analytics.js';
+import { agentProfile, agentTraits, type AgentProfile, type AgentTraits } from './agent.js';
 
-/** What a visit to an active link is: a click (a person's browser), or one of the classes not counted as clicks. */
-export type VisitClass = 'counted' | UncountedClass;
+export type { VisitClass } from '../domain/analytics.js';
 
 /** One regular expression of a list of names (as fragments of expressions), matched anywhere, case aside. */
 const anyOf = (names: readonly string[]) => new RegExp(names.join('|'), 'i');
@@ -72,13 +70,10 @@ const PREVIEWS = anyOf([
   'Synapse \\(bot', // Matrix servers (Synapse)
 ]);
 
-/** What a User-Agent alone says of a visit; isbot runs one large regular expression, so verdicts are remembered. */
-const verdicts = new LruCache<VisitClass>(10_000, { stats: cacheStats('visit-classes') });
-
-/** The User-Agent of a connection's last visit and its class, kept on the connection (a socket) itself. */
+/** The User-Agent of a connection's last visit and what is known of it, kept on the connection (a socket) itself. */
 const LAST_AGENT = Symbol('last User-Agent');
-const LAST_CLASS = Symbol('last class');
-type Remembering = object & { [LAST_AGENT]?: string; [LAST_CLASS]?: VisitClass };
+const LAST_PROFILE = Symbol('last profile');
+type Remembering = object & { [LAST_AGENT]?: string; [LAST_PROFILE]?: AgentProfile };
 
 /**
  * The class of a visit, in this order: `checker` (not a GET, a prefetch, prerender or preview announced, no
@@ -109,14 +104,25 @@ function announcesPrefetch(value: string | string[] | undefined): boolean {
 /**
  * The visits on one kept-alive connection come from one browser, with one User-Agent: comparing it with the last
  * one costs less than hashing its hundred-odd characters for the lookup (2% of a redirect's CPU in a profile).
+ * isbot runs one large regular expression, so a string's class is remembered with its traits (agent.ts).
  */
-function agentClass(agent: string, connection: Remembering): VisitClass {
-  if (connection[LAST_AGENT] === agent) return connection[LAST_CLASS]!;
-  let found = verdicts.get(agent);
-  if (found === undefined) verdicts.set(agent, (found = classOfAgent(agent)));
+function profileOf(agent: string, connection: Remembering): AgentProfile {
+  if (connection[LAST_AGENT] === agent) return connection[LAST_PROFILE]!;
+  const profile = agentProfile(agent);
   connection[LAST_AGENT] = agent;
-  connection[LAST_CLASS] = found;
-  return found;
+  connection[LAST_PROFILE] = profile;
+  return profile;
+}
+
+function agentClass(agent: string, connection: Remembering): VisitClass {
+  const profile = profileOf(agent, connection);
+  return (profile.kind ??= classOfAgent(agent));
+}
+
+/** The device, browser and OS of a counted visit (one with a User-Agent), from what its connection remembers. */
+export function visitTraits(req: IncomingMessage): AgentTraits {
+  const agent = req.headers['user-agent']!;
+  return agentTraits(agent, profileOf(agent, req.socket));
 }
 
 /** The class a User-Agent names, uncached. */

@@ -20,6 +20,9 @@ export type BreakdownBy = (typeof BREAKDOWN_BY)[number];
 export const UNCOUNTED_CLASSES = ['bot', 'preview', 'assistant', 'checker'] as const;
 export type UncountedClass = (typeof UNCOUNTED_CLASSES)[number];
 
+/** What a visit to an active link is: a click (a person's browser), or one of the classes not counted as clicks. */
+export type VisitClass = 'counted' | UncountedClass;
+
 export const DEVICE_CLASSES = ['desktop', 'phone', 'tablet', 'other'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
@@ -45,3 +48,26 @@ export const BREAKDOWN_DAYS = { min: 1, default: 30, max: 90 } as const;
 export const BREAKDOWN_ROWS = 100;
 /** Daily analytics are kept this many days by default (`limits set --analytics-days`), and never fewer than the minimum. */
 export const ANALYTICS_DAYS = { default: 400, min: 30 } as const;
+
+/** A breakdown's row as counted: a value, its words, its clicks, and its visitors where they are known. */
+export interface CountedRow {
+  value: string;
+  label: string;
+  clicks: number;
+  visitors?: number;
+}
+
+/**
+ * At most `max` rows: past them, or with clicks counted beyond the rows (`restClicks`: what a ranking left out),
+ * the first `max - 1` and one `other` row summing the rest. Its visitors only when every row it sums has them and
+ * nothing lies beyond: a sum of some visitors is no count of the rest's.
+ */
+export function foldOther<Row extends CountedRow>(rows: readonly Row[], max: number, restClicks = 0): Array<Row | CountedRow> {
+  if (rows.length <= max && restClicks === 0) return [...rows];
+  const rest = rows.slice(max - 1);
+  const clicks = rest.reduce((sum, row) => sum + row.clicks, restClicks);
+  const known = restClicks === 0 && rest.every((row) => row.visitors !== undefined);
+  const other: CountedRow = { value: OTHER, label: 'Other', clicks };
+  if (known) other.visitors = rest.reduce((sum, row) => sum + row.visitors!, 0);
+  return [...rows.slice(0, max - 1), other];
+}

@@ -8,6 +8,16 @@ export function lastDays(now: Date, count: number): string[] {
   return Array.from({ length: count }, (_, i) => utcDate(new Date(today - (count - 1 - i) * 86_400_000)));
 }
 
+/**
+ * The first of the `count` UTC dates ending with the day of `now` (lastDays' first, without making the list). Never
+ * before 1970: a window as wide as a lifted limit (a billion days) reaches past what a Date holds, and nothing
+ * stored is older anyway.
+ */
+export function firstOfLastDays(now: Date, count: number): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return utcDate(new Date(Math.max(0, today - (count - 1) * 86_400_000)));
+}
+
 /** The UTC calendar date of an instant, `YYYY-MM-DD`. */
 export function utcDate(at: Date): string {
   return at.toISOString().slice(0, 10);

@@ -1,5 +1,7 @@
-import { lastDays } from '../domain/days.js';
+import { firstOfLastDays, utcDate } from '../domain/days.js';
+import { shortLinkOf } from '../domain/short-link.js';
 import { apiError } from '../errors.js';
+import { byCodeUnits } from '../shared/code-unit-order.js';
 import { csvText } from '../shared/csv.js';
 import type { Store } from '../store/ports.js';
 import { teamById } from './lookup.js';
@@ -35,23 +37,18 @@ const COLUMNS = ['date', 'code', 'name', 'short link', 'clicks', 'visitors'] as 
  * had no click are left out. Whoever calls has checked the caller may see the team (its member, or the operator).
  */
 export async function teamClicks(store: Store, teamId: string, days: number, now: Date, publicUrl: string): Promise<TeamClicks> {
-  const dates = lastDays(now, days);
-  const [from, to] = [dates[0]!, dates.at(-1)!];
+  const [from, to] = [firstOfLastDays(now, days), utcDate(now)];
   const daily = await store.analytics.dailyByLink(teamId, from, to);
   const links = new Map((await store.links.findByIds([...new Set(daily.map((row) => row.linkId))])).map((link) => [link.id, link]));
   const rows = daily.flatMap(({ linkId, day, clicks, visitors }) => {
     // A link deleted between the two reads took its counts with it.
     const link = links.get(linkId);
     if (!link) return [];
-    return [{ date: day, code: link.code, name: link.name ?? '', shortLink: `${publicUrl}/${link.name ?? link.code}`, clicks, visitors }];
+    return [{ date: day, code: link.code, name: link.name ?? '', shortLink: shortLinkOf(publicUrl, link), clicks, visitors }];
   });
   // By code unit, not locale: codes differ in case (`aB3` and `Ab3` are two links), and a file must sort the same anywhere.
-  rows.sort((a, b) => compare(a.date, b.date) || compare(a.code, b.code));
+  rows.sort((a, b) => byCodeUnits(a.date, b.date) || byCodeUnits(a.code, b.code));
   return { team: teamId, from, to, rows };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The export as CSV, with a header row (date, code, name, short link, clicks, visitors). */

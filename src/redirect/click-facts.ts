@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { agentTraits } from '../analytics/agent.js';
 import type { CountryLookup } from '../analytics/country.js';
 import { referrerOf } from '../analytics/referrer.js';
+import { visitTraits } from '../analytics/visit-class.js';
 import type { ClickSource } from '../domain/analytics.js';
 import { carriesQrMarker } from '../domain/qr-address.js';
 import type { ClientAddress } from '../http/client-address.js';
@@ -28,7 +28,7 @@ export function clickFacts(deps: CaptureDeps): (req: IncomingMessage) => ClickFa
     return {
       country: deps.countries(address),
       referrer: referrer(req.headers.referer),
-      agent: agentTraits(userAgent),
+      agent: visitTraits(req),
       source: sourceOf(req.url ?? ''),
       address,
       userAgent,

@@ -1,4 +1,6 @@
+import { byCodeUnits } from '../shared/code-unit-order.js';
 import type { AnalyticsBatch, FacetCount, Ranked, UncountedCount } from './ports.js';
+import type { AdditionRows, AdditionTable } from './sql/analytics.js';
 
 /**
  * The facet whose counts are a link's counted clicks of a day in a batch: every counted click is one count of every
@@ -33,12 +35,56 @@ export function byLinkDay(batch: AnalyticsBatch): LinkDay[] {
   }
   for (const uncounted of batch.uncounted) of(uncounted.linkId, uncounted.day).uncounted.push(uncounted);
   for (const visitor of batch.visitors) of(visitor.linkId, visitor.day).marks.push(visitor.mark);
-  return [...found.values()].sort((a, b) => compare(a.linkId, b.linkId) || compare(a.day, b.day));
+  return [...found.values()].sort((a, b) => byCodeUnits(a.linkId, b.linkId) || byCodeUnits(a.day, b.day));
 }
 
-/** Byte order, as SQLite compares text and PostgreSQL under "C". */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+
+/**
+ * What the link days of a batch add to each table (sql/analytics.ts' additions), for links still there (`teamOf`
+ * their teams) with `visitorsOf` new visitors each: a link's rows, and its team's, summed over the batch, since a
+ * team's links add to the same few rows (and a PostgreSQL upsert may not touch a row twice).
+ */
+export function additionRows(
+  linkDays: readonly LinkDay[],
+  teamOf: ReadonlyMap<string, string>,
+  visitorsOf: (linkId: string, day: string) => number,
+): Record<AdditionTable, AdditionRows> {
+  const sums = {
+    click_days: new Sums(2),
+    click_links: new Sums(1),
+    click_facets: new Sums(4),
+    click_uncounted: new Sums(3),
+    team_click_days: new Sums(2),
+    team_click_facets: new Sums(4),
+    team_click_values: new Sums(3),
+    team_click_uncounted: new Sums(3),
+  } satisfies Record<AdditionTable, Sums>;
+  for (const { linkId, day, clicks, facets, uncounted } of linkDays) {
+    const teamId = teamOf.get(linkId)!;
+    const visitors = visitorsOf(linkId, day);
+    if (clicks > 0 || visitors > 0) {
+      sums.click_days.add(linkId, day, teamId, clicks, visitors);
+      sums.team_click_days.add(teamId, day, clicks, visitors);
+      if (clicks > 0) sums.click_links.add(linkId, teamId, clicks);
+    }
+    for (const { facet, value, count } of facets) {
+      sums.click_facets.add(linkId, facet, day, value, count);
+      sums.team_click_facets.add(teamId, facet, day, value, count);
+      sums.team_click_values.add(teamId, facet, value, count);
+    }
+    for (const { class: kind, count } of uncounted) {
+      sums.click_uncounted.add(linkId, day, kind, count);
+      sums.team_click_uncounted.add(teamId, day, kind, count);
+    }
+  }
+  return Object.fromEntries(Object.entries(sums).map(([table, rows]) => [table, rows.rows()])) as Record<AdditionTable, AdditionRows>;
+}
+
+/** The new visitors of each link and day, from the marks an insert took (one row per mark not stored before). */
+export function visitorCounter(fresh: ReadonlyArray<{ linkId: string; day: string }>): (linkId: string, day: string) => number {
+  const counts = new Map<string, number>();
+  for (const { linkId, day } of fresh) counts.set(`${linkId} ${day}`, (counts.get(`${linkId} ${day}`) ?? 0) + 1);
+  return (linkId, day) => counts.get(`${linkId} ${day}`) ?? 0;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   BREAKDOWN_DAYS,
   BREAKDOWN_ROWS,
   DIRECT,
-  OTHER,
+  foldOther,
   THIS_SERVICE,
   UNCOUNTED_CLASSES,
   UNKNOWN,
@@ -16,6 +16,7 @@ import {
   type UncountedClass,
 } from '../domain/analytics.js';
 import { lastDays } from '../domain/days.js';
+import { shortLinkOf } from '../domain/short-link.js';
 import type { AnalyticsScope, DayTotal, Ranked } from '../store/ports.js';
 
 const rowSchema = z.object({
@@ -128,7 +129,7 @@ async function linkRows(ctx: ToolContext, teamId: string, from: string, to: stri
   const live = { rows: ranked.rows.filter((row) => links.has(row.linkId)), rest: ranked.rest };
   return folded(live, (row) => {
     const link = links.get(row.linkId)!;
-    return { value: link.code, label: `${publicUrl}/${link.name ?? link.code}`, clicks: row.clicks, visitors: row.visitors };
+    return { value: link.code, label: shortLinkOf(publicUrl, link), clicks: row.clicks, visitors: row.visitors };
   });
 }
 
@@ -137,10 +138,7 @@ async function linkRows(ctx: ToolContext, teamId: string, from: string, to: stri
  * way to `other`, which sums it and the rest, so a caller never gets more rows than the cap.
  */
 function folded<R extends { clicks: number }>(ranked: Ranked<R>, row: (r: R) => Unshared): Unshared[] {
-  if (ranked.rest === 0) return ranked.rows.map(row);
-  const kept = ranked.rows.slice(0, BREAKDOWN_ROWS - 1);
-  const rest = ranked.rows.slice(BREAKDOWN_ROWS - 1).reduce((sum, r) => sum + r.clicks, ranked.rest);
-  return [...kept.map(row), { value: OTHER, label: 'Other', clicks: rest }];
+  return foldOther(ranked.rows.map(row), BREAKDOWN_ROWS, ranked.rest);
 }
 
 const countries = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });

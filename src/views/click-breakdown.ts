@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { OTHER, UNCOUNTED_CLASSES, type BreakdownBy, type UncountedClass } from '../domain/analytics.js';
+import { foldOther, OTHER, UNCOUNTED_CLASSES, type BreakdownBy, type UncountedClass } from '../domain/analytics.js';
 import type { clickBreakdown } from '../tools/click-breakdown.js';
 import { count } from '../shared/words.js';
 import { dayName } from './clicks-chart.js';
@@ -110,15 +110,6 @@ function daysChoice(days: number): Html {
   return html`<nav class="days" aria-label="Days shown"><ul>${links}</ul></nav>`;
 }
 
-/** At most SHOWN_ROWS rows: past them, the first SHOWN_ROWS - 1 and one "Other" row summing the rest. */
-export function foldRows(rows: readonly Row[]): Row[] {
-  if (rows.length <= SHOWN_ROWS) return [...rows];
-  const rest = rows.slice(SHOWN_ROWS - 1);
-  const clicks = rest.reduce((sum, row) => sum + row.clicks, 0);
-  const visitors = rest.some((row) => row.visitors !== undefined) ? rest.reduce((sum, row) => sum + (row.visitors ?? 0), 0) : undefined;
-  return [...rows.slice(0, SHOWN_ROWS - 1), { value: OTHER, label: 'Other', clicks, ...(visitors === undefined ? {} : { visitors }) }];
-}
-
 /** A share of the counted clicks as people read it: `40%`, `33.3%`. */
 function percent(clicks: number, total: number): string {
   return `${total === 0 ? 0 : Math.round((clicks / total) * 1000) / 10}%`;
@@ -130,7 +121,7 @@ function noRows(columns: number): Html {
 
 /** One facet's table: its values (in words) with their clicks and share, the largest first. */
 export function breakdownTable(answer: Breakdown, words: { caption: string; column: string; id: string }): Html {
-  const rows = foldRows(answer.rows).map(
+  const rows = foldOther(answer.rows, SHOWN_ROWS).map(
     (row) => html`<tr><th scope="row">${row.label}</th><td>${row.clicks}</td><td>${percent(row.clicks, answer.total.clicks)}</td></tr>`,
   );
   return html`<table class="breakdown" id="${words.id}"><caption>${words.caption}</caption>
@@ -140,7 +131,7 @@ export function breakdownTable(answer: Breakdown, words: { caption: string; colu
 
 /** A team's links by clicks, each leading to its page, with their visitors. */
 function linkTable(answer: Breakdown): Html {
-  const rows = foldRows(answer.rows).map((row) => {
+  const rows = foldOther(answer.rows, SHOWN_ROWS).map((row) => {
     const name = row.value === OTHER ? html`${row.label}` : html`<a href="/app/links/${row.value}">${row.label}</a>`;
     return html`<tr><th scope="row">${name}</th><td>${row.clicks}</td><td>${row.visitors ?? 0}</td><td>${percent(row.clicks, answer.total.clicks)}</td></tr>`;
   });

@@ -1,6 +1,7 @@
 /** The daily removal of old click analytics: its window, its lease, its schedule and its line (SQLite in memory). */
 import { describe, expect, it } from 'vitest';
-import { firstKeptDay, startAnalyticsRetention } from '../../src/analytics/retention.js';
+import { firstOfLastDays as firstKeptDay } from '../../src/domain/days.js';
+import { startAnalyticsRetention } from '../../src/analytics/retention.js';
 import { CLICK_FACETS, type ClickTraits } from '../../src/domain/analytics.js';
 import { DAY_MS } from '../../src/domain/limits.js';
 import type { LinkRecord, Store } from '../../src/store/ports.js';

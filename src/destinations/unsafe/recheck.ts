@@ -7,10 +7,10 @@
  * each batch): so with several processes sharing the database (WORKERS=N) it runs on one process at a time, and
  * once per interval in all, not once per process.
  */
-import { randomUUID } from 'node:crypto';
 import { checkAddress } from '../../domain/destination.js';
 import type { ActiveLink, LeaseStore, LinkStore } from '../../store/ports.js';
 import type { Clock } from '../../shared/clock.js';
+import { leaseHolder } from '../../store/lease-holder.js';
 import { lookupKeyOf, type UnsafeSitesCheck } from './provider.js';
 import { warnLine } from '../../observability/logger.js';
 import { count } from '../../shared/words.js';
@@ -59,13 +59,7 @@ export interface RecheckOptions {
 export function startUnsafeRecheck(options: RecheckOptions): UnsafeRecheck {
   const { store, check, clock, intervalMs = DAY_MS, batchSize = 500, log = warnLine } = options;
   const links = store.links;
-  // This process, as the lease knows it: its pid for an operator reading the table, and a random part, since a
-  // pid is reused.
-  const holder = `${process.pid}-${randomUUID()}`;
-  const holdLease = () => {
-    const now = clock.now();
-    return store.leases.acquire(RECHECK_LEASE, holder, new Date(now.getTime() + intervalMs), now);
-  };
+  const holdLease = leaseHolder(store.leases, RECHECK_LEASE, clock, intervalMs);
 
   async function flag(link: ActiveLink): Promise<boolean> {
     // Read again: the owner may have changed the destination, or the operator disabled the link, meanwhile.

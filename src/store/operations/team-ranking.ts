@@ -1,6 +1,7 @@
 import type { Ranked } from '../ports.js';
 import { ranked } from '../analytics-batch.js';
 import { asker, type Steps } from './steps.js';
+import { byCodeUnits } from '../../shared/code-unit-order.js';
 
 /**
  * What ranking a team's links or a facet's values asks of an adapter, for one team and range of days, answered in
@@ -34,7 +35,7 @@ const PAGES = 4;
  */
 export function* topRows<Row extends { clicks: number }>(limit: number, keyOf: (row: Row) => string): Steps<RankingQueries<Row>, Ranked<Row>> {
   const q = asker<RankingQueries<Row>>();
-  const byClicks = (a: Row, b: Row) => b.clicks - a.clicks || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
+  const byClicks = (a: Row, b: Row) => b.clicks - a.clicks || byCodeUnits(keyOf(a), keyOf(b));
   let best: Row[] = [];
   for (let page = 0; page < PAGES; page++) {
     const bounds = yield* q.bounds(page * PAGE, PAGE);

@@ -1,10 +1,11 @@
 import type { ClickFacet, UncountedClass } from '../../domain/analytics.js';
 import type { DayTotal, LinkTotal, ValueTotal } from '../ports.js';
-import { sql, type Dialect, type Statement } from './statement.js';
+import { sql, type Dialect, type DialectText, type Statement } from './statement.js';
 
 /**
- * Click analytics' reads, a link's removal from its team's sums, and the retention deletes, written once. Adding a
- * batch differs: SQLite adds row by row in its transaction, PostgreSQL a batch per table from arrays.
+ * Click analytics' reads, writes of a batch, a link's removal from its team's sums, and the retention deletes,
+ * written once. Where the databases differ is how a batch's rows are bound: SQLite walks one JSON array, PostgreSQL
+ * unnests an array per column.
  */
 
 type Days = { from: string; to: string };
@@ -57,6 +58,76 @@ export const DAILY_TABLES = {
   team_click_uncounted: 'team_id, day, class',
   team_click_days: 'team_id, day',
 } as const;
+
+/**
+ * The tables a batch adds to: each with its columns in the order a row holds them (the key's first) and their
+ * PostgreSQL types, its key, and the counts added to a row already there.
+ */
+const ADDITIONS = {
+  click_days: { columns: { link_id: 'text', day: 'text', team_id: 'text', clicks: 'bigint', visitors: 'bigint' }, key: 2, added: ['clicks', 'visitors'] },
+  click_links: { columns: { link_id: 'text', team_id: 'text', clicks: 'bigint' }, key: 1, added: ['clicks'] },
+  click_facets: { columns: { link_id: 'text', facet: 'text', day: 'text', value: 'text', count: 'bigint' }, key: 4, added: ['count'] },
+  click_uncounted: { columns: { link_id: 'text', day: 'text', class: 'text', count: 'bigint' }, key: 3, added: ['count'] },
+  team_click_days: { columns: { team_id: 'text', day: 'text', clicks: 'bigint', visitors: 'bigint' }, key: 2, added: ['clicks', 'visitors'] },
+  team_click_facets: { columns: { team_id: 'text', facet: 'text', day: 'text', value: 'text', count: 'bigint' }, key: 4, added: ['count'] },
+  team_click_values: { columns: { team_id: 'text', facet: 'text', value: 'text', count: 'bigint' }, key: 3, added: ['count'] },
+  team_click_uncounted: { columns: { team_id: 'text', day: 'text', class: 'text', count: 'bigint' }, key: 3, added: ['count'] },
+} as const;
+
+export type AdditionTable = keyof typeof ADDITIONS;
+
+/** Rows for one of ADDITIONS, each its columns' values in order. */
+export type AdditionRows = Array<Array<string | number>>;
+
+/** The columns of a table a batch adds to, in the order a row holds them. */
+export const additionColumns = (table: AdditionTable): string[] => Object.keys(ADDITIONS[table].columns);
+
+/**
+ * A batch's rows of one table in one statement: SQLite walks them as one JSON array of arrays (`rows`), PostgreSQL
+ * unnests one array per column (bound under the column's name) in key order, so two processes' batches lock the
+ * rows they share in one order. A call into the driver per table, not per row: row by row, a write over many links
+ * cost several times the redirects it counted.
+ */
+function addition(table: AdditionTable): DialectText {
+  const { columns, key, added } = ADDITIONS[table];
+  const names = Object.keys(columns);
+  const types = Object.values(columns);
+  return (d) => {
+    const source =
+      d.name === 'sqlite'
+        ? `SELECT ${names.map((_, i) => `value->>${i}`).join(', ')} FROM json_each(:rows) WHERE true`
+        : `SELECT * FROM unnest(${names.map((name, i) => `:${name}::${types[i]}[]`).join(', ')}) AS v(${names.join(', ')})
+           ORDER BY ${names.slice(0, key).map((name) => `${name}${d.bytes}`).join(', ')}`;
+    return `INSERT INTO ${table} (${names.join(', ')}) ${source}
+      ON CONFLICT (${names.slice(0, key).join(', ')}) DO UPDATE SET ${added.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`;
+  };
+}
+
+/** What an addition binds: the rows as JSON (SQLite), or an array per column by its name (PostgreSQL). */
+export type AdditionParams = { rows: string } | Record<string, unknown[]>;
+
+export const additionSql = Object.fromEntries(
+  (Object.keys(ADDITIONS) as AdditionTable[]).map((table) => [table, sql<AdditionParams>(addition(table))]),
+) as Record<AdditionTable, Statement<AdditionParams>>;
+
+/**
+ * Writing a batch: its links still there, with their teams, locked against deletion until it commits (PostgreSQL;
+ * SQLite's write transaction holds the file), in id order, so a link deleted by another process at the same moment
+ * either goes first (its counts are dropped) or waits, and never fails the batch on a foreign key; and the visitor
+ * marks not stored yet, each a new visitor of its link that day (as AdditionParams binds rows; marks hex in SQLite).
+ */
+export const batchSql = {
+  liveLinks: sql<{ ids: string | string[] }, { id: string; teamId: string }>(
+    (d) => `SELECT id, team_id AS "teamId" FROM links WHERE id ${among(d, ':ids')} ORDER BY id${d.bytes}${d.forKeyShare}`,
+  ),
+  newMarks: sql<AdditionParams, { linkId: string; day: string }>(
+    (d) => `INSERT INTO visitor_marks (day, link_id, mark) ${
+      d.name === 'sqlite'
+        ? 'SELECT value->>0, value->>1, unhex(value->>2) FROM json_each(:rows) WHERE true'
+        : 'SELECT * FROM unnest(:day::text[], :link_id::text[], :mark::bytea[]) ORDER BY 1, 2, 3'
+    } ON CONFLICT DO NOTHING RETURNING link_id AS "linkId", day`,
+  ),
+};
 
 /** Rows the retention job deletes per transaction: a few milliseconds of the write lock each. */
 export const REMOVAL_BATCH = 2_000;

@@ -1,28 +1,12 @@
 import type { AnalyticsStore, LinkTotal, ValueTotal } from '../ports.js';
 import type { ClickFacet } from '../../domain/analytics.js';
 import type { Random } from '../../domain/random.js';
-import { byLinkDay, ranked, Sums } from '../analytics-batch.js';
-import { analyticsSql, DAILY_TABLES, REMOVAL_BATCH, removalSql } from '../sql/analytics.js';
+import { additionRows, byLinkDay, ranked, visitorCounter } from '../analytics-batch.js';
+import { additionSql, analyticsSql, batchSql, DAILY_TABLES, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runNow } from '../operations/steps.js';
 import { topRows } from '../operations/team-ranking.js';
 import { writeTransaction, type Db } from './database.js';
 import { prepareAll } from './prepare.js';
-
-/**
- * Adds rows to `table` in one statement: the rows are bound as one JSON array of arrays (`columns` in order, the
- * key's first) and SQLite walks it, so a batch costs one call into the driver per table rather than one per row,
- * which made a flush over many links cost several times the redirects it counted. On a key already there, `added`
- * are added.
- */
-function upsertAll(db: Db, table: string, columns: string[], key: string[], added: string[]): (rows: Array<Array<string | number>>) => void {
-  const statement = db.prepare(
-    `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((_, i) => `value->>${i}`).join(', ')} FROM json_each(?) WHERE true
-     ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${added.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`,
-  );
-  return (rows) => {
-    if (rows.length > 0) statement.run(JSON.stringify(rows));
-  };
-}
 
 /** Gives the event loop back between the retention job's transactions: a million rows must not hold a request. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -30,62 +14,20 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
   const s = prepareAll(db, analyticsSql);
   const removal = prepareAll(db, removalSql);
-  // The batch's links still there, with their teams: the counts of a link deleted since go with it.
-  const live = db.prepare('SELECT id, team_id AS teamId FROM links WHERE id IN (SELECT value FROM json_each(?))');
-  // The marks not stored yet, each a new visitor of its link that day (marks bound as hex).
-  const marks = db.prepare(
-    `INSERT INTO visitor_marks (day, link_id, mark) SELECT value->>0, value->>1, unhex(value->>2) FROM json_each(?) WHERE true
-     ON CONFLICT DO NOTHING RETURNING link_id AS linkId, day`,
-  );
-  const days = upsertAll(db, 'click_days', ['link_id', 'day', 'team_id', 'clicks', 'visitors'], ['link_id', 'day'], ['clicks', 'visitors']);
-  const bounds = upsertAll(db, 'click_links', ['link_id', 'team_id', 'clicks'], ['link_id'], ['clicks']);
-  const facets = upsertAll(db, 'click_facets', ['link_id', 'facet', 'day', 'value', 'count'], ['link_id', 'facet', 'day', 'value'], ['count']);
-  const uncounted = upsertAll(db, 'click_uncounted', ['link_id', 'day', 'class', 'count'], ['link_id', 'day', 'class'], ['count']);
-  const teamDays = upsertAll(db, 'team_click_days', ['team_id', 'day', 'clicks', 'visitors'], ['team_id', 'day'], ['clicks', 'visitors']);
-  const teamFacets = upsertAll(db, 'team_click_facets', ['team_id', 'facet', 'day', 'value', 'count'], ['team_id', 'facet', 'day', 'value'], ['count']);
-  const teamValues = upsertAll(db, 'team_click_values', ['team_id', 'facet', 'value', 'count'], ['team_id', 'facet', 'value'], ['count']);
-  const teamUncounted = upsertAll(db, 'team_click_uncounted', ['team_id', 'day', 'class', 'count'], ['team_id', 'day', 'class'], ['count']);
+  const batch = prepareAll(db, batchSql);
+  const additions = prepareAll(db, additionSql);
 
-  const add = writeTransaction(db, (batch: Parameters<AnalyticsStore['add']>[0]) => {
-    const linkDays = byLinkDay(batch);
+  const add = writeTransaction(db, (counted: Parameters<AnalyticsStore['add']>[0]) => {
+    const linkDays = byLinkDay(counted);
     const ids = [...new Set(linkDays.map((linkDay) => linkDay.linkId))];
-    const teamOf = new Map((live.all(JSON.stringify(ids)) as Array<{ id: string; teamId: string }>).map((link) => [link.id, link.teamId]));
+    const teamOf = new Map(batch.liveLinks.all({ ids: JSON.stringify(ids) }).map((link) => [link.id, link.teamId]));
     const kept = linkDays.filter((linkDay) => teamOf.has(linkDay.linkId));
-    const visitors = new Sums(2);
-    const toMark = kept.flatMap(({ linkId, day, marks: made }) => made.map((mark) => [day, linkId, Buffer.from(mark).toString('hex')]));
-    if (toMark.length > 0) for (const { linkId, day } of marks.all(JSON.stringify(toMark)) as Array<{ linkId: string; day: string }>) visitors.add(linkId, day, 1);
-    const newVisitors = new Map(visitors.rows().map(([linkId, day, n]) => [`${linkId} ${day}`, n as number]));
-    // A link's rows as they come (SQLite adds to a key met twice in one statement); a team's summed over the batch
-    // first, as its links add to the same few rows.
-    type Rows = Array<Array<string | number>>;
-    const [dayRows, boundRows, facetRows, uncountedRows]: [Rows, Rows, Rows, Rows] = [[], [], [], []];
-    const [teamDayRows, teamFacetRows, teamValueRows, teamUncountedRows] = [new Sums(2), new Sums(4), new Sums(3), new Sums(3)];
-    for (const { linkId, day, clicks, facets: counts, uncounted: classes } of kept) {
-      const teamId = teamOf.get(linkId)!;
-      const fresh = newVisitors.get(`${linkId} ${day}`) ?? 0;
-      if (clicks > 0 || fresh > 0) {
-        dayRows.push([linkId, day, teamId, clicks, fresh]);
-        teamDayRows.add(teamId, day, clicks, fresh);
-        if (clicks > 0) boundRows.push([linkId, teamId, clicks]);
-      }
-      for (const { facet, value, count } of counts) {
-        facetRows.push([linkId, facet, day, value, count]);
-        teamFacetRows.add(teamId, facet, day, value, count);
-        teamValueRows.add(teamId, facet, value, count);
-      }
-      for (const { class: kind, count } of classes) {
-        uncountedRows.push([linkId, day, kind, count]);
-        teamUncountedRows.add(teamId, day, kind, count);
-      }
+    const toMark = kept.flatMap(({ linkId, day, marks }) => marks.map((mark) => [day, linkId, Buffer.from(mark).toString('hex')]));
+    const fresh = toMark.length === 0 ? [] : batch.newMarks.all({ rows: JSON.stringify(toMark) });
+    const rows = additionRows(kept, teamOf, visitorCounter(fresh));
+    for (const table of Object.keys(rows) as AdditionTable[]) {
+      if (rows[table].length > 0) additions[table].run({ rows: JSON.stringify(rows[table]) });
     }
-    days(dayRows);
-    bounds(boundRows);
-    facets(facetRows);
-    uncounted(uncountedRows);
-    teamDays(teamDayRows.rows());
-    teamFacets(teamFacetRows.rows());
-    teamValues(teamValueRows.rows());
-    teamUncounted(teamUncountedRows.rows());
   });
 
   // Each read in one snapshot: a batch committed between two pages must not move a row past the pages read.
