@@ -53,7 +53,7 @@ export function startAnalyticsRetention(options: RetentionOptions): AnalyticsRet
     if (!(await holdLease())) return null;
     const keptFrom = firstOfLastDays(now, (await store.settings.limits()).analyticsDays);
     const removed = await store.analytics.removeBefore(keptFrom);
-    // Yesterday's visitor key and marks go with it (visitorKey deletes those of earlier days): on a day nobody
+    // The visitor key and marks of the day before yesterday go with it (visitorKey deletes them): on a day nobody
     // visits, they would otherwise wait for the next visit.
     await store.analytics.visitorKey(utcDate(now));
     return { keptFrom, removed };

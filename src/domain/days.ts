@@ -18,6 +18,11 @@ export function firstOfLastDays(now: Date, count: number): string {
   return utcDate(new Date(Math.max(0, today - (count - 1) * 86_400_000)));
 }
 
+/** The UTC calendar date before `day` (`YYYY-MM-DD`). */
+export function dayBefore(day: string): string {
+  return utcDate(new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000));
+}
+
 /** The UTC calendar date of an instant, `YYYY-MM-DD`. */
 export function utcDate(at: Date): string {
   return at.toISOString().slice(0, 10);

@@ -107,14 +107,16 @@ describe('startAnalyticsRetention', () => {
     await retention.stop();
   });
 
-  it("forgets yesterday's visitor key even on a day nobody visits", async () => {
+  it('forgets the visitor key of the day before yesterday even on a day nobody visits, and keeps yesterday\'s', async () => {
     await linkWithDays();
+    const earlier = await db.store.analytics.visitorKey('2026-11-19');
     const yesterday = await db.store.analytics.visitorKey('2026-11-20');
-    expect(await db.store.analytics.visitorKey('2026-11-20')).toEqual(yesterday);
+    expect(await db.store.analytics.visitorKey('2026-11-19')).toEqual(earlier);
     const retention = startAnalyticsRetention({ store: db.store, clock: new TestClock(NOW), ...quiet });
     await retention.runNow();
-    // Asked again, the day's key is made afresh: the one its marks were made with is gone.
-    expect(await db.store.analytics.visitorKey('2026-11-20')).not.toEqual(yesterday);
+    // Asked again, that day's key is made afresh: the one its marks were made with is gone.
+    expect(await db.store.analytics.visitorKey('2026-11-19')).not.toEqual(earlier);
+    expect(await db.store.analytics.visitorKey('2026-11-20')).toEqual(yesterday);
     await retention.stop();
   });
 

@@ -100,8 +100,10 @@ describe('what a redirect records', () => {
     const bob = { 'user-agent': BROWSERS.safariMac, 'x-forwarded-for': '2001:630::2' };
     server.clock.current = new Date(`${DAY}T23:59:58Z`);
     await visit(to, ann);
-    await visit(to, ann);
     await visit(to, { ...ann, 'user-agent': BROWSERS.firefoxLinux }); // another browser: another visitor
+    await flushed();
+    // Ann again before midnight, written with the first clicks of the next day: her mark of the day is still there.
+    await visit(to, ann);
     server.clock.advance(3_000);
     await visit(to, ann);
     await visit(to, bob);

@@ -82,7 +82,9 @@ export interface AnalyticsStore {
   totals(scope: AnalyticsScope, from: string, to: string): Promise<{ clicks: number; uncounted: Partial<Record<UncountedClass, number>> }>;
   /**
    * The visitor key of `day`: made at random by the first process to ask, the same for every process after. Keys
-   * and marks of earlier days are deleted on the way: once a day is over, nobody can tell who made its marks.
+   * and marks of days before the day before `day` are deleted on the way: once they are gone, nobody can tell who
+   * made a day's marks. The day before is kept, as every process writes the last clicks of a day a few seconds
+   * after it ends (later after an outage), and they must still meet that day's key and marks.
    */
   visitorKey(day: string): Promise<Uint8Array>;
   /**

@@ -1,5 +1,6 @@
 import type { AnalyticsStore, LinkTotal, Ranked, ValueTotal } from '../ports.js';
 import type { Random } from '../../domain/random.js';
+import { dayBefore } from '../../domain/days.js';
 import { additionRows, byLinkDay, ranked, Sums, visitorCounter } from '../analytics-batch.js';
 import { additionColumns, additionSql, analyticsSql, batchSql, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runAwaiting } from '../operations/steps.js';
@@ -99,9 +100,10 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
         await run(pool, analyticsSql.newVisitorKey, { day, key: random.bytes(32) });
         found = (await row(pool, analyticsSql.visitorKey, { day }))!;
       }
-      if (await row(pool, analyticsSql.earlierVisitors, { day })) {
-        await run(pool, analyticsSql.forgetKeys, { day });
-        await inBatches(() => changed(pool, analyticsSql.forgetMarks, { day, limit: REMOVAL_BATCH }));
+      const before = dayBefore(day);
+      if (await row(pool, analyticsSql.earlierVisitors, { day: before })) {
+        await run(pool, analyticsSql.forgetKeys, { day: before });
+        await inBatches(() => changed(pool, analyticsSql.forgetMarks, { day: before, limit: REMOVAL_BATCH }));
       }
       return found.key;
     },

@@ -229,7 +229,7 @@ export const analyticsSql = {
        OR EXISTS (SELECT 1 FROM visitor_marks WHERE day < :day)`,
   ),
   forgetKeys: sql<{ day: string }>('DELETE FROM visitor_keys WHERE day < :day'),
-  /** Yesterday's marks may be many (one per visitor and link): deleted in batches, as the retention job deletes. */
+  /** A day's marks may be many (one per visitor and link): deleted in batches, as the retention job deletes. */
   forgetMarks: sql<{ day: string; limit: number }>(
     `DELETE FROM visitor_marks WHERE (day, link_id, mark) IN
      (SELECT day, link_id, mark FROM visitor_marks WHERE day < :day LIMIT :limit)`,

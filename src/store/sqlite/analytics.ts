@@ -1,6 +1,7 @@
 import type { AnalyticsStore, LinkTotal, ValueTotal } from '../ports.js';
 import type { ClickFacet } from '../../domain/analytics.js';
 import type { Random } from '../../domain/random.js';
+import { dayBefore } from '../../domain/days.js';
 import { additionRows, byLinkDay, ranked, visitorCounter } from '../analytics-batch.js';
 import { additionSql, analyticsSql, batchSql, DAILY_TABLES, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runNow } from '../operations/steps.js';
@@ -89,9 +90,10 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
     },
     async visitorKey(day) {
       const key = s.visitorKey.get({ day })?.key ?? newKey(day, random.bytes(32));
-      if (s.earlierVisitors.get({ day })) {
-        forgetKeys(day);
-        await inBatches(() => forgetMarks(day));
+      const before = dayBefore(day);
+      if (s.earlierVisitors.get({ day: before })) {
+        forgetKeys(before);
+        await inBatches(() => forgetMarks(before));
       }
       return key;
     },

@@ -186,7 +186,7 @@ export function analytics(open: OpenStore): void {
       expect(await s.store.analytics.totals({ teamId: team.id }, D1, D3)).toEqual({ clicks: 0, uncounted: { bot: 3, assistant: 4, checker: 1 } });
     });
 
-    it('keeps one visitor key per day for every caller, and forgets the keys and marks of earlier days', async () => {
+    it('keeps one visitor key per day for every caller, and forgets the keys and marks of days before the day before', async () => {
       const team = await s.team();
       const link = await s.link(team);
       const first = await s.store.analytics.visitorKey(D1);
@@ -195,9 +195,15 @@ export function analytics(open: OpenStore): void {
       await s.store.analytics.add(visit(link, D1, 1));
       const second = await s.store.analytics.visitorKey(D2);
       expect(Buffer.from(second)).not.toEqual(Buffer.from(first));
-      // Yesterday's mark is gone with its key: the same mark on that day counts again.
+      // The next day's key leaves the day's key and mark: its last clicks, written late, meet them.
+      await s.store.analytics.add(visit(link, D1, 1));
+      expect(await s.store.analytics.byDay({ linkId: link.id }, D1, D1)).toEqual([{ day: D1, clicks: 0, visitors: 1 }]);
+      expect(Buffer.from(await s.store.analytics.visitorKey(D1))).toEqual(Buffer.from(first));
+      // The day after's key forgets them: the same mark on that day counts again, and the key is made afresh.
+      await s.store.analytics.visitorKey(D3);
       await s.store.analytics.add(visit(link, D1, 1));
       expect(await s.store.analytics.byDay({ linkId: link.id }, D1, D1)).toEqual([{ day: D1, clicks: 0, visitors: 2 }]);
+      expect(Buffer.from(await s.store.analytics.visitorKey(D2))).toEqual(Buffer.from(second));
       expect(Buffer.from(await s.store.analytics.visitorKey(D1))).not.toEqual(Buffer.from(first));
     });
 
