@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ClickFacet, UncountedClass } from '../src/domain/analytics.js';
 import { lastDays, utcDate } from '../src/domain/days.js';
-import type { FacetCount, Store, UncountedCount, VisitorMark } from '../src/store/ports.js';
+import { sketchEntry, VisitorSketch } from '../src/domain/visitor-sketch.js';
+import type { DayVisitors, FacetCount, Store, UncountedCount } from '../src/store/ports.js';
 import { prng } from './seed.js';
 
 /** Values with weights: the first ones common, the rest a tail. */
@@ -98,7 +99,7 @@ export async function seedAnalytics(store: Store, linkIds: readonly string[], da
     const daily = new Map<string, Map<string, number>>();
     const facets: FacetCount[] = [];
     const uncounted: UncountedCount[] = [];
-    const visitors: VisitorMark[] = [];
+    const visitors: DayVisitors[] = [];
     ranked.forEach((linkId, rank) => {
       const clicks = poisson(top / (rank + 1), random);
       if (clicks === 0) return;
@@ -117,13 +118,15 @@ export async function seedAnalytics(store: Store, linkIds: readonly string[], da
         const count = poisson(clicks * share, random);
         if (count > 0) uncounted.push({ linkId, day, class: kind, count });
       }
-      for (let i = Math.max(1, Math.round(clicks * 0.8)); i > 0; i--) visitors.push({ linkId, day, mark: randomBytes(16) });
+      const sketch = new VisitorSketch();
+      for (let i = Math.max(1, Math.round(clicks * 0.8)); i > 0; i--) sketch.addEntry(sketchEntry(randomBytes(8)));
+      visitors.push({ linkId, day, sketch: sketch.bytes() });
     });
     result.facetRows += facets.length;
     await store.clicks.add(daily);
     await store.analytics.add({ facets, uncounted, visitors });
   }
-  // As the service does on the next day's first visit: earlier days' marks go, their visitor counts stay.
+  // As the service does on a day's first visit: the sketches of days before yesterday go, their visitor counts stay.
   await store.analytics.visitorKey(utcDate(new Date()));
   result.ms = performance.now() - started;
   return result;

@@ -10,12 +10,16 @@ export function clientAddressOf(trustedProxies: ReadonlySet<string>) {
   return function clientAddress(req: IncomingMessage): string {
     const peer = normalize(req.socket.remoteAddress ?? 'unknown');
     if (!trustedProxies.has(peer)) return peer;
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
-      .split(',')
-      .map((part) => normalize(part.trim()))
-      .filter(Boolean);
-    for (let i = forwarded.length - 1; i >= 0; i--) {
-      if (!trustedProxies.has(forwarded[i]!)) return forwarded[i]!;
+    if (req.headers['x-forwarded-for'] === undefined) return peer;
+    // Node joins repeated X-Forwarded-For lines with ", ": one string.
+    const header = String(req.headers['x-forwarded-for']);
+    // Read from the right without splitting: every redirect with analytics on asks (a list per click cost the
+    // garbage collector more than the reading).
+    for (let end = header.length; end > 0; ) {
+      const comma = header.lastIndexOf(',', end - 1);
+      const entry = normalize(header.slice(comma + 1, end).trim());
+      if (entry !== '' && !trustedProxies.has(entry)) return entry;
+      end = comma;
     }
     return peer;
   };

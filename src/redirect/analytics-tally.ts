@@ -1,116 +1,151 @@
-import { createHmac, type KeyObject } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AgentTraits } from '../analytics/agent.js';
-import { CLICK_FACETS, UNCOUNTED_CLASSES, type ClickFacet, type ClickSource, type UncountedClass } from '../domain/analytics.js';
-import type { AnalyticsBatch, FacetCount, UncountedCount, VisitorMark } from '../store/ports.js';
+import { CLICK_FACETS, UNCOUNTED_CLASSES, type ClickSource, type UncountedClass } from '../domain/analytics.js';
+import { sketchEntry, VisitorSketch } from '../domain/visitor-sketch.js';
+import type { AnalyticsBatch, FacetCount, UncountedCount } from '../store/ports.js';
 
-/** What the redirect learnt of one counted click: each facet's value, and who made it (for the visitor mark only). */
+/** What the redirect learnt of one counted click: each facet's value, and who made it (for the visitor's hash only). */
 export interface ClickFacts {
   country: string;
   referrer: string;
   agent: AgentTraits;
   source: ClickSource;
-  /** The client address and User-Agent: kept in memory until the flush turns them into a mark. */
+  /** The client address and User-Agent: hashed as the click is counted, never kept. */
   address: string;
   userAgent: string;
 }
 
-/** Each facet's value in a click's facts. */
-const FACET_OF: Readonly<Record<ClickFacet, (facts: ClickFacts) => string>> = {
-  country: (facts) => facts.country,
-  referrer: (facts) => facts.referrer,
-  device: (facts) => facts.agent.device,
-  browser: (facts) => facts.agent.browser,
-  os: (facts) => facts.agent.os,
-  source: (facts) => facts.source,
-};
-
 const CLASS_INDEX = Object.fromEntries(UNCOUNTED_CLASSES.map((kind, index) => [kind, index])) as Record<UncountedClass, number>;
 
-/** One visitor of one link on one day, before the mark: the client address and User-Agent joined by a newline. */
-export interface PendingVisitor {
-  linkId: string;
-  day: string;
-  visitor: string;
+/**
+ * A visitor's keyed hash under its day's key (hex): SHA-256 of the key, then the client address and User-Agent, as
+ * a binary string (a buffer a click would cost the garbage collector more). The key is a fixed-length secret prefix
+ * and only the first 8 bytes are used (visitor-sketch.ts), so nothing can extend or recompute the hash without the
+ * key, which is forgotten a day after its day.
+ */
+export function visitorHash(key: string, address: string, userAgent: string): string {
+  return hash('sha256', `${key}${address}\n${userAgent}`, 'binary');
 }
 
-/** What a flush writes, visitors still unmarked (their day's key is asked of the store only when writing). */
+/**
+ * Clicks whose values a link day lists before it counts them per value: most links see a click or two between
+ * writes, for which a list costs least; a busy link's list would grow with its clicks, its counts only with its values.
+ */
+const LISTED_CLICKS = 8;
+
+/** One link's counts of one day since the last write. */
+interface LinkDayTally {
+  /** The values of the latest clicks not counted yet, six a click in CLICK_FACETS' order. */
+  values: string[];
+  /** Clicks per value of each facet (in CLICK_FACETS' order), once more than LISTED_CLICKS came. */
+  counts: Array<Map<string, number>> | null;
+  /** The visitors hashed as they clicked. */
+  visitors: VisitorSketch | null;
+  /** Visitors of clicks counted before their day's key was known: hashed when written. */
+  unhashed: string[] | null;
+  /** Requests by not-counted class, in UNCOUNTED_CLASSES' order. */
+  uncounted: number[] | null;
+}
+
+/** Visitors of one link day on their way to the store: hashed, and those still to hash with their day's key. */
+export interface PendingVisitors {
+  linkId: string;
+  day: string;
+  sketch: VisitorSketch;
+  /** Client address and User-Agent joined by a newline. */
+  unhashed: string[];
+}
+
+/** What a write takes, visitors still as sketches in memory (and a few not hashed yet). */
 export interface PendingAnalytics {
   facets: FacetCount[];
   uncounted: UncountedCount[];
-  visitors: PendingVisitor[];
+  visitors: PendingVisitors[];
 }
 
 /**
- * Click analytics counted in memory between flushes (redirect/click-counter.ts). A click only adds its facts to its
- * link's list of the day, the least a redirect can do (most links of a busy service see one click a second, so
- * counting each facet as it comes would build six tables per link per second); the flush sums them. Client addresses
- * and User-Agents wait here for a second at most (while writes work), then leave only as keyed hashes.
+ * Click analytics counted in memory between writes (redirect/click-counter.ts). A click adds its six values to its
+ * link's list of the day and its visitor's hash to the link's sketch: no object per click outlives its request (on a
+ * busy service, objects held for the seconds between writes cost the garbage collector more than the counting), and
+ * no client address or User-Agent is kept, only the hash's register in the sketch.
  */
 export class AnalyticsTally {
-  /** UTC day → link → its counted clicks' facts. */
-  private clicks = new Map<string, Map<string, ClickFacts[]>>();
-  /** UTC day → link → requests by not-counted class (in UNCOUNTED_CLASSES' order). */
-  private others = new Map<string, Map<string, number[]>>();
+  /** UTC day → link → its counts. */
+  private days = new Map<string, Map<string, LinkDayTally>>();
 
-  clicked(linkId: string, day: string, facts: ClickFacts): void {
-    let links = this.clicks.get(day);
-    if (!links) this.clicks.set(day, (links = new Map()));
-    const list = links.get(linkId);
-    if (list) list.push(facts);
-    else links.set(linkId, [facts]);
+  /** A counted click; `key` is its day's visitor key (hex), unknown for the first clicks of a day. */
+  clicked(linkId: string, day: string, facts: ClickFacts, key: string | undefined): void {
+    const tally = this.of(linkId, day);
+    tally.values.push(facts.country, facts.referrer, facts.agent.device, facts.agent.browser, facts.agent.os, facts.source);
+    if (tally.values.length === LISTED_CLICKS * CLICK_FACETS.length) {
+      countValues((tally.counts ??= CLICK_FACETS.map(() => new Map())), tally.values);
+      tally.values = [];
+    }
+    if (key !== undefined) (tally.visitors ??= new VisitorSketch()).addEntry(sketchEntry(visitorHash(key, facts.address, facts.userAgent)));
+    else (tally.unhashed ??= []).push(`${facts.address}\n${facts.userAgent}`);
   }
 
   notCounted(linkId: string, day: string, kind: UncountedClass): void {
-    let links = this.others.get(day);
-    if (!links) this.others.set(day, (links = new Map()));
-    let counts = links.get(linkId);
-    if (!counts) links.set(linkId, (counts = UNCOUNTED_CLASSES.map(() => 0)));
-    counts[CLASS_INDEX[kind]]! += 1;
+    const tally = this.of(linkId, day);
+    (tally.uncounted ??= UNCOUNTED_CLASSES.map(() => 0))[CLASS_INDEX[kind]]! += 1;
   }
 
   get empty(): boolean {
-    return this.clicks.size === 0 && this.others.size === 0;
+    return this.days.size === 0;
   }
 
-  /** What was counted so far, summed per link, day and value, each visitor once; the tally starts again empty. */
+  /** What was counted so far, summed per link, day and value; the tally starts again empty. */
   take(): PendingAnalytics {
     const pending: PendingAnalytics = { facets: [], uncounted: [], visitors: [] };
-    for (const [day, links] of this.clicks) for (const [linkId, list] of links) sumClicks(pending, linkId, day, list);
-    for (const [day, links] of this.others) {
-      for (const [linkId, counts] of links) {
-        counts.forEach((count, index) => count > 0 && pending.uncounted.push({ linkId, day, class: UNCOUNTED_CLASSES[index]!, count }));
+    for (const [day, links] of this.days) {
+      for (const [linkId, tally] of links) {
+        facetCounts(pending.facets, linkId, day, tally);
+        tally.uncounted?.forEach((count, index) => count > 0 && pending.uncounted.push({ linkId, day, class: UNCOUNTED_CLASSES[index]!, count }));
+        if (tally.visitors || tally.unhashed) {
+          pending.visitors.push({ linkId, day, sketch: tally.visitors ?? new VisitorSketch(), unhashed: tally.unhashed ?? [] });
+        }
       }
     }
-    this.clicks = new Map();
-    this.others = new Map();
+    this.days = new Map();
     return pending;
+  }
+
+  private of(linkId: string, day: string): LinkDayTally {
+    let links = this.days.get(day);
+    if (!links) this.days.set(day, (links = new Map()));
+    let tally = links.get(linkId);
+    if (!tally) links.set(linkId, (tally = { values: [], counts: null, visitors: null, unhashed: null, uncounted: null }));
+    return tally;
   }
 }
 
-function sumClicks(into: PendingAnalytics, linkId: string, day: string, list: readonly ClickFacts[]): void {
-  if (list.length === 1) {
-    // The common case on a busy service with many links: nothing to sum.
-    const facts = list[0]!;
-    for (const facet of CLICK_FACETS) into.facets.push({ linkId, day, facet, value: FACET_OF[facet](facts), count: 1 });
-    into.visitors.push({ linkId, day, visitor: `${facts.address}\n${facts.userAgent}` });
+/** A link day's clicks as counts per facet and value. */
+function facetCounts(into: FacetCount[], linkId: string, day: string, tally: LinkDayTally): void {
+  const { values } = tally;
+  if (!tally.counts && values.length === CLICK_FACETS.length) {
+    // The common case on a busy service with many links: one click, nothing to sum.
+    CLICK_FACETS.forEach((facet, i) => into.push({ linkId, day, facet, value: values[i]!, count: 1 }));
     return;
   }
-  for (const facet of CLICK_FACETS) {
-    const counts = new Map<string, number>();
-    for (const facts of list) {
-      const value = FACET_OF[facet](facts);
-      counts.set(value, (counts.get(value) ?? 0) + 1);
-    }
-    for (const [value, count] of counts) into.facets.push({ linkId, day, facet, value, count });
-  }
-  const visitors = new Set(list.map((facts) => `${facts.address}\n${facts.userAgent}`));
-  for (const visitor of visitors) into.visitors.push({ linkId, day, visitor });
+  const counts = tally.counts ?? CLICK_FACETS.map(() => new Map<string, number>());
+  countValues(counts, values);
+  CLICK_FACETS.forEach((facet, i) => {
+    for (const [value, count] of counts[i]!) into.push({ linkId, day, facet, value, count });
+  });
+}
+
+/** Adds listed values (six a click) to the counts per facet and value. */
+function countValues(counts: Array<Map<string, number>>, values: readonly string[]): void {
+  values.forEach((value, at) => {
+    const facet = counts[at % CLICK_FACETS.length]!;
+    facet.set(value, (facet.get(value) ?? 0) + 1);
+  });
 }
 
 /**
- * Two flushes' worth as one (what a failed write kept, and what came since): counts of the same link, day and
- * value added, each visitor of a link and day once. Runs only after a failed write, so its keyed maps cost nothing
- * on the way of a working one; what is kept stays bounded by the values and visitors seen, not by the clicks.
+ * Two writes' worth as one (what a failed write kept, and what came since): counts of the same link, day and value
+ * added, sketches of the same link and day merged. Runs only after a failed write, so its keyed maps cost nothing on
+ * the way of a working one; what is kept stays bounded by the values seen and the sketches' size, not by the clicks.
  */
 export function mergePending(kept: PendingAnalytics, since: PendingAnalytics): PendingAnalytics {
   const facets = new Map<string, FacetCount>();
@@ -127,27 +162,34 @@ export function mergePending(kept: PendingAnalytics, since: PendingAnalytics): P
     if (seen) seen.count += row.count;
     else uncounted.set(key, { ...row });
   }
-  const visitors = new Map<string, PendingVisitor>();
-  for (const row of [...kept.visitors, ...since.visitors]) visitors.set(`${row.linkId}\n${row.day}\n${row.visitor}`, row);
+  const visitors = new Map<string, PendingVisitors>();
+  for (const row of [...kept.visitors, ...since.visitors]) {
+    const key = `${row.linkId}\n${row.day}`;
+    const seen = visitors.get(key);
+    if (!seen) visitors.set(key, row);
+    else {
+      seen.sketch.merge(row.sketch);
+      seen.unhashed = [...seen.unhashed, ...row.unhashed];
+    }
+  }
   return { facets: [...facets.values()], uncounted: [...uncounted.values()], visitors: [...visitors.values()] };
 }
 
-/** The bytes of a visitor mark kept: 128 bits, far past any day's visitors colliding. */
-const MARK_BYTES = 16;
-
 /**
- * The batch the store takes, visitors as marks: HMAC-SHA256 under the day's visitor key of (client address,
- * User-Agent, link), its first 16 bytes. The same visitor gives the same mark all day, on every process; once the
- * day's key is gone nobody can tell whose it was.
+ * The batch the store takes: each link day's visitors as its sketch's bytes, with the visitors counted before their
+ * day's key was known hashed now.
  */
-export async function markVisitors(pending: PendingAnalytics, keyOf: (day: string) => Promise<KeyObject>): Promise<AnalyticsBatch> {
-  const keys = new Map<string, KeyObject>();
-  for (const { day } of pending.visitors) if (!keys.has(day)) keys.set(day, await keyOf(day));
-  const visitors: VisitorMark[] = pending.visitors.map(({ linkId, day, visitor }) => ({ linkId, day, mark: visitorMark(keys.get(day)!, visitor, linkId) }));
+export async function sketchVisitors(pending: PendingAnalytics, keyOf: (day: string) => Promise<string>): Promise<AnalyticsBatch> {
+  const visitors = [];
+  for (const { linkId, day, sketch, unhashed } of pending.visitors) {
+    if (unhashed.length > 0) {
+      const key = await keyOf(day);
+      for (const visitor of unhashed) {
+        const cut = visitor.indexOf('\n');
+        sketch.addEntry(sketchEntry(visitorHash(key, visitor.slice(0, cut), visitor.slice(cut + 1))));
+      }
+    }
+    visitors.push({ linkId, day, sketch: sketch.bytes() });
+  }
   return { facets: pending.facets, uncounted: pending.uncounted, visitors };
-}
-
-/** `visitor` is the client address and User-Agent joined by a newline. */
-export function visitorMark(key: KeyObject, visitor: string, linkId: string): Uint8Array {
-  return createHmac('sha256', key).update(`${visitor}\n${linkId}`).digest().subarray(0, MARK_BYTES);
 }

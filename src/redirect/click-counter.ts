@@ -1,11 +1,10 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import { utcDate } from '../domain/days.js';
 import type { UncountedClass } from '../domain/analytics.js';
 import type { AnalyticsStore, ClickStore } from '../store/ports.js';
 import { processLog } from '../observability/logger.js';
 import { reasonOf, writeFailures } from '../observability/write-failures.js';
 import { isStorageFailure } from '../errors.js';
-import { AnalyticsTally, markVisitors, mergePending, type ClickFacts, type PendingAnalytics } from './analytics-tally.js';
+import { AnalyticsTally, mergePending, sketchVisitors, type ClickFacts, type PendingAnalytics } from './analytics-tally.js';
 
 const FLUSH_MS = 1000;
 
@@ -24,8 +23,12 @@ export class ClickCounter {
   private kept: PendingAnalytics | null = null;
   /** Flushes since analytics were last written: they are written every `analyticsWriteMs / FLUSH_MS` flushes. */
   private flushesSinceAnalytics = 0;
-  /** The visitor keys of the days flushed lately: fetched from the store once a day, not once a flush. */
-  private keys = new Map<string, Promise<KeyObject>>();
+  /** The visitor keys (hex) of the latest days: asked of the store once a day, not once a click. */
+  private keys = new Map<string, Promise<string>>();
+  /** Those of `keys` the store has answered, for clicks to hash their visitors as they come. */
+  private knownKeys = new Map<string, string>();
+  /** Days of `keys` whose ask failed: asked again at the next write. */
+  private failedKeys = new Set<string>();
 
   /**
    * @param counted where every click counted is added up too, for the metrics and the log's redirect summary
@@ -47,7 +50,7 @@ export class ClickCounter {
     this.counted.value += 1;
     const day = this.dayOf(at);
     this.merge(linkId, day, 1);
-    if (facts) this.tally?.clicked(linkId, day, facts);
+    if (facts) this.tally?.clicked(linkId, day, facts, this.knownKey(day));
   }
 
   /** A visit of an active link not counted as a click, by its class (nothing with ANALYTICS=off). */
@@ -90,7 +93,9 @@ export class ClickCounter {
     }
     if (analytics) {
       try {
-        await this.analytics!.add(await markVisitors(analytics, (day) => this.keyOf(day)));
+        for (const day of this.failedKeys) this.keys.delete(day);
+        this.failedKeys.clear();
+        await this.analytics!.add(await sketchVisitors(analytics, (day) => this.keyOf(day)));
       } catch (error) {
         this.keep(analytics);
         return failed(error);
@@ -111,14 +116,29 @@ export class ClickCounter {
     if (analytics) this.kept = this.kept ? mergePending(this.kept, analytics) : analytics;
   }
 
-  /** The visitor key of `day`, asked of the store once; a failed ask is asked again at the next flush. */
-  private keyOf(day: string): Promise<KeyObject> {
+  /** The visitor key of `day` if the store has answered it; else asks for it, and the click's visitor waits for the write. */
+  private knownKey(day: string): string | undefined {
+    const key = this.knownKeys.get(day);
+    if (key === undefined) this.keyOf(day).catch(() => {});
+    return key;
+  }
+
+  /** The visitor key of `day`, asked of the store once; a failed ask is asked again at the next write. */
+  private keyOf(day: string): Promise<string> {
     let key = this.keys.get(day);
     if (key === undefined) {
       // A day's key serves its clicks until the day is over: the latest two days' are kept (the turn of a day).
-      if (this.keys.size >= 2) this.keys = new Map([...this.keys].slice(-1));
-      const asked = this.analytics!.visitorKey(day).then((bytes) => createSecretKey(bytes));
-      asked.catch(() => this.keys.get(day) === asked && this.keys.delete(day));
+      if (this.keys.size >= 2) {
+        this.keys = new Map([...this.keys].slice(-1));
+        this.knownKeys = new Map([...this.knownKeys].filter(([known]) => this.keys.has(known)));
+      }
+      const asked = this.analytics!.visitorKey(day).then((bytes) => {
+        const hex = Buffer.from(bytes).toString('hex');
+        if (this.keys.get(day) === asked) this.knownKeys.set(day, hex);
+        return hex;
+      });
+      // Asked again at the next write, not at the next click: while the database is out, clicks must not each ask.
+      asked.catch(() => this.keys.get(day) === asked && this.failedKeys.add(day));
       this.keys.set(day, (key = asked));
     }
     return key;

@@ -1,4 +1,5 @@
 import { byCodeUnits } from '../shared/code-unit-order.js';
+import { VisitorSketch } from '../domain/visitor-sketch.js';
 import type { AnalyticsBatch, FacetCount, Ranked, UncountedCount } from './ports.js';
 import type { AdditionRows, AdditionTable } from './sql/analytics.js';
 
@@ -16,7 +17,8 @@ export interface LinkDay {
   clicks: number;
   facets: FacetCount[];
   uncounted: UncountedCount[];
-  marks: Uint8Array[];
+  /** The visitors of the batch's clicks; null when it brings none. */
+  visitors: VisitorSketch | null;
 }
 
 /** The batch per link and day, in (link, day) order: the order both adapters write rows and so take their locks. */
@@ -25,7 +27,7 @@ export function byLinkDay(batch: AnalyticsBatch): LinkDay[] {
   const of = (linkId: string, day: string) => {
     const key = `${linkId}\u0000${day}`;
     let linkDay = found.get(key);
-    if (!linkDay) found.set(key, (linkDay = { linkId, day, clicks: 0, facets: [], uncounted: [], marks: [] }));
+    if (!linkDay) found.set(key, (linkDay = { linkId, day, clicks: 0, facets: [], uncounted: [], visitors: null }));
     return linkDay;
   };
   for (const facet of batch.facets) {
@@ -34,7 +36,12 @@ export function byLinkDay(batch: AnalyticsBatch): LinkDay[] {
     if (facet.facet === CLICKS_FACET) linkDay.clicks += facet.count;
   }
   for (const uncounted of batch.uncounted) of(uncounted.linkId, uncounted.day).uncounted.push(uncounted);
-  for (const visitor of batch.visitors) of(visitor.linkId, visitor.day).marks.push(visitor.mark);
+  for (const { linkId, day, sketch } of batch.visitors) {
+    const linkDay = of(linkId, day);
+    const visitors = VisitorSketch.from(sketch);
+    if (linkDay.visitors) linkDay.visitors.merge(visitors);
+    else linkDay.visitors = visitors;
+  }
   return [...found.values()].sort((a, b) => byCodeUnits(a.linkId, b.linkId) || byCodeUnits(a.day, b.day));
 }
 
@@ -80,11 +87,50 @@ export function additionRows(
   return Object.fromEntries(Object.entries(sums).map(([table, rows]) => [table, rows.rows()])) as Record<AdditionTable, AdditionRows>;
 }
 
-/** The new visitors of each link and day, from the marks an insert took (one row per mark not stored before). */
-export function visitorCounter(fresh: ReadonlyArray<{ linkId: string; day: string }>): (linkId: string, day: string) => number {
-  const counts = new Map<string, number>();
-  for (const { linkId, day } of fresh) counts.set(`${linkId} ${day}`, (counts.get(`${linkId} ${day}`) ?? 0) + 1);
-  return (linkId, day) => counts.get(`${linkId} ${day}`) ?? 0;
+/** A link's sketch of a day as stored: merged into, and written back. */
+export interface StoredSketch {
+  day: string;
+  linkId: string;
+  sketch: Uint8Array;
+}
+
+/**
+ * Each link day's visitors merged into its stored sketch: the merged sketches to write back, and the visitors each
+ * link day gained, by how much the merge raised its estimate.
+ */
+export function mergeSketches(
+  linkDays: readonly LinkDay[],
+  stored: readonly StoredSketch[],
+): { merged: StoredSketch[]; gained: (linkId: string, day: string) => number } {
+  const before = new Map(stored.map(({ day, linkId, sketch }) => [`${linkId} ${day}`, sketch]));
+  const merged: StoredSketch[] = [];
+  const gains = new Map<string, number>();
+  for (const { linkId, day, visitors } of linkDays) {
+    if (!visitors) continue;
+    const key = `${linkId} ${day}`;
+    const bytes = before.get(key);
+    const sketch = storedSketch(bytes);
+    const estimate = sketch.estimate();
+    sketch.merge(visitors);
+    const gain = sketch.estimate() - estimate;
+    if (gain > 0) gains.set(key, gain);
+    merged.push({ day, linkId, sketch: sketch.bytes() });
+  }
+  return { merged, gained: (linkId, day) => gains.get(`${linkId} ${day}`) ?? 0 };
+}
+
+/**
+ * A stored sketch, or a new one where there is none (or a PostgreSQL claim's empty bytes). Bytes no sketch writes
+ * (a row changed by hand) start the day's sketch afresh rather than fail every write after: its visitors so far stay
+ * counted, and some may count again.
+ */
+function storedSketch(bytes: Uint8Array | undefined): VisitorSketch {
+  if (!bytes || bytes.length === 0) return new VisitorSketch();
+  try {
+    return VisitorSketch.from(bytes);
+  } catch {
+    return new VisitorSketch();
+  }
 }
 
 /**
@@ -98,7 +144,8 @@ export class Sums {
   constructor(private readonly keyLength: number) {}
 
   add(...values: Array<string | number>): void {
-    const id = values.slice(0, this.keyLength).join('\u0000');
+    let id = String(values[0]);
+    for (let i = 1; i < this.keyLength; i++) id += `\u0000${values[i]}`;
     const row = this.found.get(id);
     if (!row) this.found.set(id, values);
     else for (let i = this.keyLength; i < values.length; i++) if (typeof values[i] === 'number') row[i] = (row[i] as number) + (values[i] as number);

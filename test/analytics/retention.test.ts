@@ -6,6 +6,7 @@ import { CLICK_FACETS, type ClickTraits } from '../../src/domain/analytics.js';
 import { DAY_MS } from '../../src/domain/limits.js';
 import type { LinkRecord, Store } from '../../src/store/ports.js';
 import { TestClock } from '../helpers/clock.js';
+import { visitorSketch } from '../helpers/visitors.js';
 import { operatorStore } from '../operator/store.js';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -21,7 +22,7 @@ async function fill(store: Store, link: LinkRecord, days: string[]): Promise<voi
   await store.analytics.add({
     facets: days.flatMap((day) => CLICK_FACETS.map((facet) => ({ linkId: link.id, day, facet, value: traits[facet], count: 2 }))),
     uncounted: days.map((day) => ({ linkId: link.id, day, class: 'bot', count: 1 })),
-    visitors: days.map((day, i) => ({ linkId: link.id, day, mark: new Uint8Array(16).fill(i + 1) })),
+    visitors: days.map((day, i) => ({ linkId: link.id, day, sketch: visitorSketch(i + 1) })),
   });
 }
 

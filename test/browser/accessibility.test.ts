@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorSketch } from '../helpers/visitors.js';
 import { newPasswordLink } from '../../src/auth/password-link.js';
 import type { ClickFacet } from '../../src/domain/analytics.js';
 import { hashPassword } from '../../src/auth/password.js';
@@ -209,7 +210,7 @@ beforeAll(async () => {
       ...facets('source', { qr: 3, link: 9 }),
     ],
     uncounted: [{ linkId: link.id, day: today, class: 'preview', count: 4 }],
-    visitors: [{ linkId: link.id, day: today, mark: new Uint8Array(16) }],
+    visitors: [{ linkId: link.id, day: today, sketch: visitorSketch(1) }],
   });
 
   const setPassword = newPasswordLink(server.url, server.clock.now());

@@ -8,6 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorSketch } from '../helpers/visitors.js';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { clickBreakdown } from '../../src/tools/click-breakdown.js';
 import { mcpToolList } from '../../src/mcp/tool-list.js';
@@ -46,7 +47,10 @@ beforeAll(async () => {
     { linkId: spring.id, day: '2026-11-21', class: 'preview' as const, count: 3 },
     { linkId: plain.id, day: '2026-11-19', class: 'bot' as const, count: 1 },
   ];
-  const visitors = [1, 2, 3].map((n) => ({ linkId: spring.id, day: n === 3 ? '2026-11-20' : '2026-11-21', mark: new Uint8Array(16).fill(n) }));
+  const visitors = [
+    { linkId: spring.id, day: '2026-11-21', sketch: visitorSketch(1, 2) },
+    { linkId: spring.id, day: '2026-11-20', sketch: visitorSketch(3) },
+  ];
   await store.analytics.add({ facets, uncounted, visitors });
 });
 afterAll(() => server.stop());

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorSketch } from '../helpers/visitors.js';
 import { LinkIds } from '../../src/domain/ids.js';
 import { PgChanges } from '../../src/store/postgres/changes.js';
 import { openDatabase as openPostgres, type PgDatabase } from '../../src/store/postgres/database.js';
@@ -169,7 +170,7 @@ async function fillDatabase(): Promise<void> {
     await store.analytics.add({
       facets: [{ linkId: links[0]!.id, day: today, facet: 'source', value: 'qr', count: 2 }],
       uncounted: [{ linkId: links[0]!.id, day: today, class: 'preview', count: 1 }],
-      visitors: [{ linkId: links[0]!.id, day: today, mark: randomBytes(16) }],
+      visitors: [{ linkId: links[0]!.id, day: today, sketch: visitorSketch(1) }],
     });
     const rule = { reportsToFlag: 1, establishedAfterHours: 72 };
     await store.moderation.report(links[4]!.id, owner.id as string, 'spam', rule, new Date());

@@ -6,6 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { rpc2026 } from '../helpers/mcp-2026.js';
 import { startServer } from '../helpers/server.js';
 import { memberWithTeam, type WebPage } from '../helpers/web-forms.js';
+import { visitorSketch } from '../helpers/visitors.js';
 import { makeLink, server, someone, useWebServer } from '../helpers/web-links.js';
 
 /**
@@ -28,13 +29,11 @@ interface Seed {
   visitors?: number;
 }
 
-let marks = 0;
+let visitorsSeeded = 0;
 
-/** A visitor mark no other visitor of the file has: 16 bytes, as the redirect's keyed hash gives. */
-function newMark(): Uint8Array {
-  const mark = new Uint8Array(16);
-  new DataView(mark.buffer).setUint32(0, ++marks);
-  return mark;
+/** `count` visitors no other seed of the file has. */
+function newVisitors(count: number): Uint8Array {
+  return visitorSketch(...Array.from({ length: count }, () => ++visitorsSeeded));
 }
 
 /**
@@ -50,7 +49,7 @@ async function seed(code: string, on: string, counts: Seed): Promise<void> {
       Object.entries(values).map(([value, count]) => ({ linkId: link.id, day: on, facet: facet as ClickFacet, value, count })),
     ),
     uncounted: Object.entries(counts.uncounted ?? {}).map(([kind, count]) => ({ linkId: link.id, day: on, class: kind as UncountedClass, count })),
-    visitors: Array.from({ length: counts.visitors ?? 0 }, () => ({ linkId: link.id, day: on, mark: newMark() })),
+    visitors: counts.visitors ? [{ linkId: link.id, day: on, sketch: newVisitors(counts.visitors) }] : [],
   });
 }
 

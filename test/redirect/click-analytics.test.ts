@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ClickFacts } from '../../src/redirect/analytics-tally.js';
+import { sketchEntry, VisitorSketch } from '../../src/domain/visitor-sketch.js';
+import { visitorHash, type ClickFacts } from '../../src/redirect/analytics-tally.js';
 import { ClickCounter } from '../../src/redirect/click-counter.js';
 import type { AnalyticsBatch, AnalyticsStore, ClickStore } from '../../src/store/ports.js';
 
@@ -14,7 +14,7 @@ function facts(visitor: string, overrides: Partial<ClickFacts> = {}): ClickFacts
 }
 
 /** Stores that keep what they were given; the analytics store refuses its first `failures` writes. */
-function stores(failures = 0) {
+function stores(failures = 0, keyFailures = 0) {
   const clicks: Array<Record<string, Record<string, number>>> = [];
   const batches: AnalyticsBatch[] = [];
   const keysAsked: string[] = [];
@@ -31,27 +31,33 @@ function stores(failures = 0) {
     },
     visitorKey: async (day: string) => {
       keysAsked.push(day);
+      if (keysAsked.length <= keyFailures) throw new Error('database is locked');
       return Buffer.from(`key of ${day}`);
     },
   } as unknown as AnalyticsStore;
   return { clickStore, analytics, clicks, batches, keysAsked };
 }
 
-const mark = (day: string, visitor: string, linkId: string) =>
-  Buffer.from(createHmac('sha256', `key of ${day}`).update(`${visitor}\n${linkId}`).digest().subarray(0, 16));
+/** The sketch of a day's visitors (each an address and User-Agent joined by a newline), hashed under that day's key. */
+function sketch(day: string, ...visitors: string[]): string {
+  const key = Buffer.from(`key of ${day}`).toString('hex');
+  const made = new VisitorSketch();
+  for (const visitor of visitors) made.addEntry(sketchEntry(visitorHash(key, ...(visitor.split('\n') as [string, string]))));
+  return Buffer.from(made.bytes()).toString('hex');
+}
 
-/** A batch as plain, ordered rows, marks as hex. */
+/** A batch as plain, ordered rows, sketches as hex. */
 function plain(batch: AnalyticsBatch) {
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     facets: batch.facets.map((f) => `${f.linkId} ${f.day} ${f.facet}=${f.value} ${f.count}`).sort(order),
     uncounted: batch.uncounted.map((u) => `${u.linkId} ${u.day} ${u.class} ${u.count}`).sort(order),
-    visitors: batch.visitors.map((v) => `${v.linkId} ${v.day} ${Buffer.from(v.mark).toString('hex')}`).sort(order),
+    visitors: batch.visitors.map((v) => `${v.linkId} ${v.day} ${Buffer.from(v.sketch).toString('hex')}`).sort(order),
   };
 }
 
 describe('ClickCounter with analytics', () => {
-  it('writes the daily clicks, then each facet, class and visitor mark of the batch, visitors deduplicated', async () => {
+  it("writes the daily clicks, then each facet and class of the batch, and each link day's visitors as one sketch", async () => {
     const { clickStore, analytics, clicks, batches, keysAsked } = stores();
     const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
     const at = new Date('2026-11-27T12:00:00Z');
@@ -81,17 +87,40 @@ describe('ClickCounter with analytics', () => {
         `link-a ${day} source=qr 1`,
       ],
       uncounted: [`link-a ${day} preview 2`, `link-b ${day} bot 1`],
-      visitors: [
-        `link-a ${day} ${mark(day, '192.0.2.1\nSafari', 'link-a').toString('hex')}`,
-        `link-a ${day} ${mark(day, '198.51.100.7\nFirefox', 'link-a').toString('hex')}`,
-      ].sort(),
+      visitors: [`link-a ${day} ${sketch(day, '192.0.2.1\nSafari', '198.51.100.7\nFirefox')}`],
     });
-    expect(batches[0]!.visitors.every((v) => v.mark.length === 16)).toBe(true);
+    expect(VisitorSketch.from(batches[0]!.visitors[0]!.sketch).estimate()).toBe(2);
     expect(keysAsked).toEqual([day]);
     await counter.close();
   });
 
-  it("marks a day's visitors with that day's key: the same visitor counts again the next UTC day", async () => {
+  it("counts a busy link's clicks per value however many come between writes, and each visitor once", async () => {
+    const { clickStore, analytics, batches } = stores();
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
+    const at = new Date('2026-11-27T12:00:00Z');
+    // 25 clicks: past the clicks a link day lists before counting them per value, and not a multiple of it.
+    for (let i = 0; i < 25; i++) {
+      const country = i % 5 === 0 ? 'DE' : 'FR';
+      counter.count('link-a', at, facts(`192.0.2.${i % 10}\nSafari`, { country, source: i < 20 ? 'link' : 'qr' }));
+    }
+    counter.count('link-b', at, facts('192.0.2.1\nSafari'));
+    expect(await counter.flush()).toBeUndefined();
+    const written = plain(batches[0]!);
+    expect(written.facets.filter((row) => row.startsWith('link-a') && /country|source|device/.test(row))).toEqual([
+      'link-a 2026-11-27 country=DE 5',
+      'link-a 2026-11-27 country=FR 20',
+      'link-a 2026-11-27 device=phone 25',
+      'link-a 2026-11-27 source=link 20',
+      'link-a 2026-11-27 source=qr 5',
+    ]);
+    expect(written.facets.filter((row) => row.startsWith('link-b'))).toHaveLength(6);
+    const tenVisitors = Array.from({ length: 10 }, (_, i) => `192.0.2.${i}\nSafari`);
+    expect(written.visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', ...tenVisitors)}`, `link-b 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari')}`]);
+    expect(VisitorSketch.from(batches[0]!.visitors.find((v) => v.linkId === 'link-a')!.sketch).estimate()).toBe(10);
+    await counter.close();
+  });
+
+  it("hashes a day's visitors with that day's key: the same visitor counts again the next UTC day", async () => {
     const { clickStore, analytics, batches, keysAsked } = stores();
     const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
     counter.count('link-a', new Date('2026-11-27T23:59:59.500Z'), facts('192.0.2.1\nSafari'));
@@ -100,11 +129,28 @@ describe('ClickCounter with analytics', () => {
     counter.count('link-a', new Date('2026-11-28T10:00:00Z'), facts('192.0.2.1\nSafari'));
     await counter.flush();
     expect(batches.map((batch) => plain(batch).visitors)).toEqual([
-      [`link-a 2026-11-27 ${mark('2026-11-27', '192.0.2.1\nSafari', 'link-a').toString('hex')}`, `link-a 2026-11-28 ${mark('2026-11-28', '192.0.2.1\nSafari', 'link-a').toString('hex')}`],
-      [`link-a 2026-11-28 ${mark('2026-11-28', '192.0.2.1\nSafari', 'link-a').toString('hex')}`],
+      [`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari')}`, `link-a 2026-11-28 ${sketch('2026-11-28', '192.0.2.1\nSafari')}`],
+      [`link-a 2026-11-28 ${sketch('2026-11-28', '192.0.2.1\nSafari')}`],
     ]);
+    // Under two keys, one visitor is two entries: each day counts it once.
+    expect(sketch('2026-11-27', '192.0.2.1\nSafari')).not.toBe(sketch('2026-11-28', '192.0.2.1\nSafari'));
     // Each day's key is asked of the store once.
     expect(keysAsked).toEqual(['2026-11-27', '2026-11-28']);
+    await counter.close();
+  });
+
+  it("asks for a day's key once while the store cannot answer it, again at the next write, and loses no visitor", async () => {
+    const { clickStore, analytics, batches, keysAsked } = stores(0, 1);
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at, facts('192.0.2.1\nSafari'));
+    await new Promise((resolve) => setImmediate(resolve));
+    counter.count('link-a', at, facts('198.51.100.7\nFirefox'));
+    counter.count('link-a', at, facts('192.0.2.1\nSafari'));
+    expect(keysAsked).toEqual(['2026-11-27']);
+    expect(await counter.flush()).toBeUndefined();
+    expect(keysAsked).toEqual(['2026-11-27', '2026-11-27']);
+    expect(plain(batches[0]!).visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari', '198.51.100.7\nFirefox')}`]);
     await counter.close();
   });
 
@@ -126,7 +172,7 @@ describe('ClickCounter with analytics', () => {
       'link-a 2026-11-27 device=phone 2',
     ]);
     expect(written.uncounted).toEqual(['link-a 2026-11-27 checker 2']);
-    expect(written.visitors).toHaveLength(1);
+    expect(written.visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari')}`]);
     await counter.close();
   });
 
@@ -154,7 +200,7 @@ describe('ClickCounter with analytics', () => {
       'link-a 2026-11-27 referrer=direct 1',
       'link-a 2026-11-27 referrer=news.example 1',
     ]);
-    expect(batches[0]!.visitors).toHaveLength(1);
+    expect(plain(batches[0]!).visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari')}`]);
     await counter.close();
   });
 
@@ -171,7 +217,7 @@ describe('ClickCounter with analytics', () => {
     expect(clicks).toEqual([{ 'link-a': { '2026-11-27': 1 } }, { 'link-a': { '2026-11-27': 1 } }]);
     expect(batches).toHaveLength(1);
     expect(plain(batches[0]!).facets).toContain('link-a 2026-11-27 source=link 2');
-    expect(batches[0]!.visitors).toHaveLength(2);
+    expect(plain(batches[0]!).visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari', '198.51.100.7\nFirefox')}`]);
   });
 
   it('records nothing but the daily clicks without an analytics store (ANALYTICS=off)', async () => {

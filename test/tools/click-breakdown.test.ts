@@ -5,6 +5,7 @@
  * clock reads 2026-11-21T12:00Z.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { visitorSketch } from '../helpers/visitors.js';
 import type { ClickFacet, UncountedClass } from '../../src/domain/analytics.js';
 import { clickBreakdown } from '../../src/tools/click-breakdown.js';
 import { deleteLink } from '../../src/tools/delete-link.js';
@@ -43,11 +44,11 @@ function notCounted(linkId: string, day: string, counts: Partial<Record<Uncounte
   return h.store.analytics.add({ facets: [], uncounted, visitors: [] });
 }
 
-let marks = 0;
+let seen = 0;
 /** `n` distinct visitors of a link on a day. */
 function visitors(linkId: string, day: string, n: number): Promise<void> {
-  const visitors = Array.from({ length: n }, () => ({ linkId, day, mark: new Uint8Array(16).fill(++marks % 256) }));
-  return h.store.analytics.add({ facets: [], uncounted: [], visitors });
+  const sketch = visitorSketch(...Array.from({ length: n }, () => ++seen));
+  return h.store.analytics.add({ facets: [], uncounted: [], visitors: [{ linkId, day, sketch }] });
 }
 
 /** The spring link's two days: 10 clicks by 3 visitors, 5 requests not counted. */

@@ -18,13 +18,14 @@ export interface UncountedCount {
 }
 
 /**
- * One visitor of one link on one day, as the keyed hash of (client address, user-agent, link) under that day's
- * visitor key: 16 bytes. The same visitor gives the same mark all day on every process; nothing can tell who made it.
+ * The visitors of one link on one day a process saw since its last write, as a HyperLogLog sketch's bytes
+ * (domain/visitor-sketch.ts) of their keyed hashes under that day's visitor key. Sketches merge register by
+ * register, so every process's visitors add up, each counted once, and nothing in one can tell who visited.
  */
-export interface VisitorMark {
+export interface DayVisitors {
   linkId: string;
   day: string;
-  mark: Uint8Array;
+  sketch: Uint8Array;
 }
 
 /** What a process counted since its last flush, written in one transaction. Links deleted since are skipped. */
@@ -32,8 +33,8 @@ export interface AnalyticsBatch {
   /** Each counted click is one count of every facet: a team's clicks (and its links' ranking) are its `source` counts. */
   facets: readonly FacetCount[];
   uncounted: readonly UncountedCount[];
-  /** Each mark not yet stored for its link and day adds one to that link's visitors that day. */
-  visitors: readonly VisitorMark[];
+  /** Merged into the link's sketch of the day: its visitors grow by what the merge adds to the estimate. */
+  visitors: readonly DayVisitors[];
 }
 
 /** Whose clicks a read sums: one link's, or every link of a team's. */
@@ -82,9 +83,9 @@ export interface AnalyticsStore {
   totals(scope: AnalyticsScope, from: string, to: string): Promise<{ clicks: number; uncounted: Partial<Record<UncountedClass, number>> }>;
   /**
    * The visitor key of `day`: made at random by the first process to ask, the same for every process after. Keys
-   * and marks of days before the day before `day` are deleted on the way: once they are gone, nobody can tell who
-   * made a day's marks. The day before is kept, as every process writes the last clicks of a day a few seconds
-   * after it ends (later after an outage), and they must still meet that day's key and marks.
+   * and sketches of days before the day before `day` are deleted on the way: once they are gone, nobody can tell who
+   * made a day's sketches. The day before is kept, as every process writes the last clicks of a day a few seconds
+   * after it ends (later after an outage), and they must still meet that day's key and sketches.
    */
   visitorKey(day: string): Promise<Uint8Array>;
   /**

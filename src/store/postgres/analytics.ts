@@ -1,7 +1,7 @@
 import type { AnalyticsStore, LinkTotal, Ranked, ValueTotal } from '../ports.js';
 import type { Random } from '../../domain/random.js';
 import { dayBefore } from '../../domain/days.js';
-import { additionRows, byLinkDay, ranked, Sums, visitorCounter } from '../analytics-batch.js';
+import { additionRows, byLinkDay, mergeSketches, ranked, Sums } from '../analytics-batch.js';
 import { additionColumns, additionSql, analyticsSql, batchSql, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runAwaiting } from '../operations/steps.js';
 import { topRows } from '../operations/team-ranking.js';
@@ -14,6 +14,15 @@ const LOWER_BOUNDS = `UPDATE click_links SET clicks = click_links.clicks - v.cli
 const LOWER_VALUE_BOUNDS = `UPDATE team_click_values SET count = team_click_values.count - v.count
   FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(team_id, facet, value, count)
   WHERE team_click_values.team_id = v.team_id AND team_click_values.facet = v.facet AND team_click_values.value = v.value`;
+
+/**
+ * A row for each sketch a batch merges into, empty where there was none, so that reading them can lock them: another
+ * process merging into the same link's day waits for this one's write instead of overwriting it (SQLite needs none:
+ * its write transaction holds the file).
+ */
+const CLAIM_SKETCHES = `INSERT INTO visitor_sketches (day, link_id, sketch)
+  SELECT day, link_id, ''::bytea FROM unnest($1::text[], $2::text[]) AS k(day, link_id) ORDER BY 1, 2
+  ON CONFLICT DO NOTHING`;
 
 export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
   /** A ranking read in one snapshot: a batch committed between two pages must not move a row past the pages read. */
@@ -41,12 +50,21 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
         const teamOf = new Map(live.map((link) => [link.id, link.teamId]));
         const kept = linkDays.filter((linkDay) => teamOf.has(linkDay.linkId));
 
-        const marks = kept.flatMap(({ day, linkId, marks }) => marks.map((mark) => ({ day, linkId, mark: Buffer.from(mark) })));
-        const fresh =
-          marks.length === 0
-            ? []
-            : await rows(client, batchSql.newMarks, { day: marks.map((m) => m.day), link_id: marks.map((m) => m.linkId), mark: marks.map((m) => m.mark) });
-        const added = additionRows(kept, teamOf, visitorCounter(fresh));
+        const visited = kept.filter((linkDay) => linkDay.visitors);
+        let gained = (_linkId: string, _day: string) => 0;
+        if (visited.length > 0) {
+          const keys = { day: visited.map((one) => one.day), link_id: visited.map((one) => one.linkId) };
+          await client.query(CLAIM_SKETCHES, [keys.day, keys.link_id]);
+          const merging = mergeSketches(visited, await rows(client, batchSql.storedSketches, keys));
+          gained = merging.gained;
+          const { merged } = merging;
+          await run(client, batchSql.writeSketches, {
+            day: merged.map((one) => one.day),
+            link_id: merged.map((one) => one.linkId),
+            sketch: merged.map((one) => Buffer.from(one.sketch)),
+          });
+        }
+        const added = additionRows(kept, teamOf, gained);
         for (const table of Object.keys(added) as AdditionTable[]) {
           const tableRows = added[table];
           if (tableRows.length === 0) continue;
@@ -103,7 +121,7 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
       const before = dayBefore(day);
       if (await row(pool, analyticsSql.earlierVisitors, { day: before })) {
         await run(pool, analyticsSql.forgetKeys, { day: before });
-        await inBatches(() => changed(pool, analyticsSql.forgetMarks, { day: before, limit: REMOVAL_BATCH }));
+        await inBatches(() => changed(pool, analyticsSql.forgetSketches, { day: before, limit: REMOVAL_BATCH }));
       }
       return found.key;
     },

@@ -114,18 +114,28 @@ export const additionSql = Object.fromEntries(
  * Writing a batch: its links still there, with their teams, locked against deletion until it commits (PostgreSQL;
  * SQLite's write transaction holds the file), in id order, so a link deleted by another process at the same moment
  * either goes first (its counts are dropped) or waits, and never fails the batch on a foreign key; and the visitor
- * marks not stored yet, each a new visitor of its link that day (as AdditionParams binds rows; marks hex in SQLite).
+ * sketches of its link days, read, merged in memory and written back (as AdditionParams binds rows: `day`, `link_id`
+ * and, to write, `sketch`, hex in SQLite). PostgreSQL reads them locked, each made first where there was none
+ * (postgres/analytics.ts): two processes' merges into one sketch take turns instead of one overwriting the other.
  */
 export const batchSql = {
   liveLinks: sql<{ ids: string | string[] }, { id: string; teamId: string }>(
     (d) => `SELECT id, team_id AS "teamId" FROM links WHERE id ${among(d, ':ids')} ORDER BY id${d.bytes}${d.forKeyShare}`,
   ),
-  newMarks: sql<AdditionParams, { linkId: string; day: string }>(
-    (d) => `INSERT INTO visitor_marks (day, link_id, mark) ${
+  storedSketches: sql<AdditionParams, { day: string; linkId: string; sketch: Uint8Array }>((d) =>
+    d.name === 'sqlite'
+      ? `SELECT s.day, s.link_id AS "linkId", s.sketch FROM json_each(:rows) AS k
+         JOIN visitor_sketches AS s ON s.day = k.value->>0 AND s.link_id = k.value->>1`
+      : `SELECT s.day, s.link_id AS "linkId", s.sketch FROM visitor_sketches AS s
+         JOIN unnest(:day::text[], :link_id::text[]) AS k(day, link_id) ON s.day = k.day AND s.link_id = k.link_id
+         ORDER BY 1, 2 FOR UPDATE OF s`,
+  ),
+  writeSketches: sql<AdditionParams>(
+    (d) => `INSERT INTO visitor_sketches (day, link_id, sketch) ${
       d.name === 'sqlite'
         ? 'SELECT value->>0, value->>1, unhex(value->>2) FROM json_each(:rows) WHERE true'
-        : 'SELECT * FROM unnest(:day::text[], :link_id::text[], :mark::bytea[]) ORDER BY 1, 2, 3'
-    } ON CONFLICT DO NOTHING RETURNING link_id AS "linkId", day`,
+        : 'SELECT * FROM unnest(:day::text[], :link_id::text[], :sketch::bytea[]) ORDER BY 1, 2'
+    } ON CONFLICT (day, link_id) DO UPDATE SET sketch = excluded.sketch`,
   ),
 };
 
@@ -223,16 +233,16 @@ export const analyticsSql = {
 
   visitorKey: sql<{ day: string }, { key: Uint8Array }>('SELECT key FROM visitor_keys WHERE day = :day'),
   newVisitorKey: sql<{ day: string; key: Uint8Array }>('INSERT INTO visitor_keys (day, key) VALUES (:day, :key) ON CONFLICT (day) DO NOTHING'),
-  /** Whether keys or marks of days before `day` are left to forget: read first, so a look takes no write lock. */
+  /** Whether keys or sketches of days before `day` are left to forget: read first, so a look takes no write lock. */
   earlierVisitors: sql<{ day: string }, { found: number }>(
     `SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM visitor_keys WHERE day < :day)
-       OR EXISTS (SELECT 1 FROM visitor_marks WHERE day < :day)`,
+       OR EXISTS (SELECT 1 FROM visitor_sketches WHERE day < :day)`,
   ),
   forgetKeys: sql<{ day: string }>('DELETE FROM visitor_keys WHERE day < :day'),
-  /** A day's marks may be many (one per visitor and link): deleted in batches, as the retention job deletes. */
-  forgetMarks: sql<{ day: string; limit: number }>(
-    `DELETE FROM visitor_marks WHERE (day, link_id, mark) IN
-     (SELECT day, link_id, mark FROM visitor_marks WHERE day < :day LIMIT :limit)`,
+  /** A day's sketches may be many (one per link clicked): deleted in batches, as the retention job deletes. */
+  forgetSketches: sql<{ day: string; limit: number }>(
+    `DELETE FROM visitor_sketches WHERE (day, link_id) IN
+     (SELECT day, link_id FROM visitor_sketches WHERE day < :day LIMIT :limit)`,
   ),
 };
 

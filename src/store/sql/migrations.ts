@@ -114,6 +114,19 @@ export const sharedMigrations: readonly DialectText[] = [
   CREATE INDEX IF NOT EXISTS clicks_by_day ON clicks(day);
   `;
   },
+  // 6 (SQLite's 25, PostgreSQL's 19): a day's visitors of a link as one HyperLogLog sketch (analytics/visitor-sketch.ts)
+  // instead of one mark per visitor: a write merges a sketch per link clicked, not a row per click, and the sketch
+  // holds no visitor's hash, only each register's highest rank. Sketches go with their day's key, as marks did; the
+  // marks of a day under way are dropped with their table (that day's visitors already counted stay counted).
+  (d) => `
+  DROP TABLE IF EXISTS visitor_marks;
+  CREATE TABLE IF NOT EXISTS visitor_sketches (
+    day TEXT NOT NULL,
+    link_id TEXT NOT NULL,
+    sketch ${d.name === 'sqlite' ? 'BLOB' : 'bytea'} NOT NULL,
+    PRIMARY KEY (day, link_id)
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  `,
 ];
 
 /**

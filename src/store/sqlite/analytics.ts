@@ -2,7 +2,7 @@ import type { AnalyticsStore, LinkTotal, ValueTotal } from '../ports.js';
 import type { ClickFacet } from '../../domain/analytics.js';
 import type { Random } from '../../domain/random.js';
 import { dayBefore } from '../../domain/days.js';
-import { additionRows, byLinkDay, ranked, visitorCounter } from '../analytics-batch.js';
+import { additionRows, byLinkDay, mergeSketches, ranked } from '../analytics-batch.js';
 import { additionSql, analyticsSql, batchSql, DAILY_TABLES, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runNow } from '../operations/steps.js';
 import { topRows } from '../operations/team-ranking.js';
@@ -23,9 +23,13 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
     const ids = [...new Set(linkDays.map((linkDay) => linkDay.linkId))];
     const teamOf = new Map(batch.liveLinks.all({ ids: JSON.stringify(ids) }).map((link) => [link.id, link.teamId]));
     const kept = linkDays.filter((linkDay) => teamOf.has(linkDay.linkId));
-    const toMark = kept.flatMap(({ linkId, day, marks }) => marks.map((mark) => [day, linkId, Buffer.from(mark).toString('hex')]));
-    const fresh = toMark.length === 0 ? [] : batch.newMarks.all({ rows: JSON.stringify(toMark) });
-    const rows = additionRows(kept, teamOf, visitorCounter(fresh));
+    const visited = kept.filter((linkDay) => linkDay.visitors);
+    const stored = visited.length === 0 ? [] : batch.storedSketches.all({ rows: JSON.stringify(visited.map(({ day, linkId }) => [day, linkId])) });
+    const { merged, gained } = mergeSketches(visited, stored);
+    if (merged.length > 0) {
+      batch.writeSketches.run({ rows: JSON.stringify(merged.map(({ day, linkId, sketch }) => [day, linkId, Buffer.from(sketch).toString('hex')])) });
+    }
+    const rows = additionRows(kept, teamOf, gained);
     for (const table of Object.keys(rows) as AdditionTable[]) {
       if (rows[table].length > 0) additions[table].run({ rows: JSON.stringify(rows[table]) });
     }
@@ -55,7 +59,7 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
     return s.visitorKey.get({ day })!.key;
   });
   const forgetKeys = writeTransaction(db, (day: string) => s.forgetKeys.run({ day }).changes);
-  const forgetMarks = writeTransaction(db, (day: string) => s.forgetMarks.run({ day, limit: REMOVAL_BATCH }).changes);
+  const forgetSketches = writeTransaction(db, (day: string) => s.forgetSketches.run({ day, limit: REMOVAL_BATCH }).changes);
   const remove = writeTransaction(db, (table: keyof typeof DAILY_TABLES, before: string) => {
     return removal[table].run({ before, limit: REMOVAL_BATCH }).changes;
   });
@@ -93,7 +97,7 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
       const before = dayBefore(day);
       if (s.earlierVisitors.get({ day: before })) {
         forgetKeys(before);
-        await inBatches(() => forgetMarks(before));
+        await inBatches(() => forgetSketches(before));
       }
       return key;
     },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClickFacet, UncountedClass } from '../../../src/domain/analytics.js';
 import type { AnalyticsBatch, AnalyticsScope, LinkRecord } from '../../../src/store/ports.js';
+import { visitorSketch } from '../../helpers/visitors.js';
 import { ROOMY, sorted, storeUnderTest, T0, type OpenStore } from './fixtures.js';
 
 const D1 = '2026-11-20';
@@ -20,10 +21,11 @@ const notCounted = (link: LinkRecord, day: string, kind: UncountedClass, count: 
   visitors: [],
 });
 
-const visit = (link: LinkRecord, day: string, ...marks: number[]): AnalyticsBatch => ({
+/** Visits of a link on a day, each visitor named by a number (the same number, the same visitor). */
+const visit = (link: LinkRecord, day: string, ...visitors: number[]): AnalyticsBatch => ({
   facets: [],
   uncounted: [],
-  visitors: marks.map((mark) => ({ linkId: link.id, day, mark: new Uint8Array(16).fill(mark) })),
+  visitors: [{ linkId: link.id, day, sketch: visitorSketch(...visitors) }],
 });
 
 /** Several batches as one, as a process flushes what it counted. */
@@ -58,7 +60,7 @@ export function analytics(open: OpenStore): void {
       expect(await s.store.analytics.totals({ teamId: team.id }, D1, D3)).toEqual({ clicks: 1, uncounted: {} });
     });
 
-    it('counts a visitor mark once per link and day, within a batch and across batches', async () => {
+    it('counts a visitor once per link and day, within a batch, across batches and processes', async () => {
       const team = await s.team();
       const [a, b] = [await s.link(team), await s.link(team)];
       await s.store.clicks.add(new Map([[a.id, new Map([[D2, 4]])]]));
