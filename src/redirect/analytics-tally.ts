@@ -180,6 +180,15 @@ export function mergePending(kept: PendingAnalytics, since: PendingAnalytics): P
   return { facets: [...facets.values()], uncounted: [...uncounted.values()], visitors: [...visitors.values()] };
 }
 
+/** A batch the store did not write, to be written again with the next. */
+export function pendingOf(batch: AnalyticsBatch): PendingAnalytics {
+  return {
+    facets: [...batch.facets],
+    uncounted: [...batch.uncounted],
+    visitors: batch.visitors.map(({ linkId, day, sketch }) => ({ linkId, day, sketch: VisitorSketch.from(sketch), unhashed: [] })),
+  };
+}
+
 /**
  * The batch the store takes: each link day's visitors as its sketch's bytes, with the visitors counted before their
  * day's key was known hashed now.

@@ -1,10 +1,10 @@
 import { utcDate } from '../domain/days.js';
 import type { UncountedClass } from '../domain/analytics.js';
-import type { AnalyticsStore, ClickStore } from '../store/ports.js';
+import { unwrittenOf, type AnalyticsStore, type ClickStore } from '../store/ports.js';
 import { processLog } from '../observability/logger.js';
 import { reasonOf, writeFailures } from '../observability/write-failures.js';
 import { isStorageFailure } from '../errors.js';
-import { AnalyticsTally, mergePending, sketchVisitors, type ClickFacts, type PendingAnalytics } from './analytics-tally.js';
+import { AnalyticsTally, mergePending, pendingOf, sketchVisitors, type ClickFacts, type PendingAnalytics } from './analytics-tally.js';
 
 const FLUSH_MS = 1000;
 
@@ -97,7 +97,9 @@ export class ClickCounter {
         this.failedKeys.clear();
         await this.analytics!.add(await sketchVisitors(analytics, (day) => this.keyOf(day)));
       } catch (error) {
-        this.keep(analytics);
+        // A write that failed part way wrote the rest: only what it left is written again.
+        const unwritten = unwrittenOf(error);
+        this.keep(unwritten ? pendingOf(unwritten) : analytics);
         return failed(error);
       }
     }

@@ -46,6 +46,15 @@ export function byLinkDay(batch: AnalyticsBatch): LinkDay[] {
 }
 
 
+/** Link days as a batch again (what a write left unwritten). */
+export function batchOf(linkDays: readonly LinkDay[]): AnalyticsBatch {
+  return {
+    facets: linkDays.flatMap((linkDay) => linkDay.facets),
+    uncounted: linkDays.flatMap((linkDay) => linkDay.uncounted),
+    visitors: linkDays.flatMap(({ linkId, day, visitors }) => (visitors ? [{ linkId, day, sketch: visitors.bytes() }] : [])),
+  };
+}
+
 /**
  * What the link days of a batch add to each table (sql/analytics.ts' additions), for links still there (`teamOf`
  * their teams) with `visitorsOf` new visitors each: a link's rows, and its team's, summed over the batch, since a

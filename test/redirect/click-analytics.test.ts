@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sketchEntry, VisitorSketch } from '../../src/domain/visitor-sketch.js';
 import { visitorHash, type ClickFacts } from '../../src/redirect/analytics-tally.js';
 import { ClickCounter } from '../../src/redirect/click-counter.js';
-import type { AnalyticsBatch, AnalyticsStore, ClickStore } from '../../src/store/ports.js';
+import { withUnwritten, type AnalyticsBatch, type AnalyticsStore, type ClickStore } from '../../src/store/ports.js';
 
 const PHONE = { device: 'phone', browser: 'Safari', os: 'iOS' } as const;
 const DESKTOP = { device: 'desktop', browser: 'Firefox', os: 'Linux' } as const;
@@ -173,6 +173,30 @@ describe('ClickCounter with analytics', () => {
     ]);
     expect(written.uncounted).toEqual(['link-a 2026-11-27 checker 2']);
     expect(written.visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari')}`]);
+    await counter.close();
+  });
+
+  it('keeps only what a write that failed part way left unwritten, and adds it to the next one', async () => {
+    const { clickStore, analytics, batches } = stores();
+    const add = analytics.add.bind(analytics);
+    let failPartWay = true;
+    analytics.add = async (batch) => {
+      if (!failPartWay) return add(batch);
+      failPartWay = false;
+      // link-a was written; link-b was not.
+      const left = (rows: readonly { linkId: string }[]) => rows.filter((row) => row.linkId === 'link-b');
+      throw withUnwritten(new Error('disk full'), { facets: left(batch.facets), uncounted: left(batch.uncounted), visitors: left(batch.visitors) });
+    };
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at, facts('192.0.2.1\nSafari'));
+    counter.count('link-b', at, facts('192.0.2.2\nSafari'));
+    expect(await counter.flush()).toBeInstanceOf(Error);
+    counter.count('link-b', at, facts('192.0.2.3\nSafari'));
+    expect(await counter.flush()).toBeUndefined();
+    const written = plain(batches[0]!);
+    expect(written.facets.filter((row) => row.includes('source'))).toEqual(['link-b 2026-11-27 source=link 2']);
+    expect(written.visitors).toEqual([`link-b 2026-11-27 ${sketch('2026-11-27', '192.0.2.2\nSafari', '192.0.2.3\nSafari')}`]);
     await counter.close();
   });
 

@@ -37,6 +37,23 @@ export interface AnalyticsBatch {
   visitors: readonly DayVisitors[];
 }
 
+/**
+ * An add may write its batch in several transactions (SQLite: a few milliseconds each, so that a big batch never
+ * holds the event loop or the file for long). One that fails part way attaches what it did not write to the error it
+ * throws, under this key: the caller keeps that part, not the whole batch, for the next write.
+ */
+const UNWRITTEN = Symbol('unwritten analytics');
+
+export function withUnwritten(error: unknown, unwritten: AnalyticsBatch): unknown {
+  if (error instanceof Object) Object.defineProperty(error, UNWRITTEN, { value: unwritten });
+  return error;
+}
+
+/** What a failed add left unwritten; undefined when it wrote nothing (the whole batch is unwritten). */
+export function unwrittenOf(error: unknown): AnalyticsBatch | undefined {
+  return error instanceof Object ? (error as { [UNWRITTEN]?: AnalyticsBatch })[UNWRITTEN] : undefined;
+}
+
 /** Whose clicks a read sums: one link's, or every link of a team's. */
 export type AnalyticsScope = { linkId: string } | { teamId: string };
 

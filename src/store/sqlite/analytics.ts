@@ -1,15 +1,20 @@
-import type { AnalyticsStore, LinkTotal, ValueTotal } from '../ports.js';
+import { withUnwritten, type AnalyticsBatch, type AnalyticsStore, type LinkTotal, type ValueTotal } from '../ports.js';
 import type { ClickFacet } from '../../domain/analytics.js';
 import type { Random } from '../../domain/random.js';
 import { dayBefore } from '../../domain/days.js';
-import { additionRows, byLinkDay, mergeSketches, ranked } from '../analytics-batch.js';
+import { additionRows, batchOf, byLinkDay, mergeSketches, ranked, type LinkDay } from '../analytics-batch.js';
 import { additionSql, analyticsSql, batchSql, DAILY_TABLES, REMOVAL_BATCH, removalSql, type AdditionTable } from '../sql/analytics.js';
 import { runNow } from '../operations/steps.js';
 import { topRows } from '../operations/team-ranking.js';
 import { writeTransaction, type Db } from './database.js';
 import { prepareAll } from './prepare.js';
 
-/** Gives the event loop back between the retention job's transactions: a million rows must not hold a request. */
+/** Link days a write adds between two looks at the clock. */
+const LINK_DAYS_A_STEP = 8;
+/** How long one transaction of a write may hold the file and the event loop: about what a redirect may wait. */
+const WRITE_SLICE_MS = 4;
+
+/** Gives the event loop back between a write's or the retention job's transactions: no request waits for them all. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
@@ -18,8 +23,8 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
   const batch = prepareAll(db, batchSql);
   const additions = prepareAll(db, additionSql);
 
-  const add = writeTransaction(db, (counted: Parameters<AnalyticsStore['add']>[0]) => {
-    const linkDays = byLinkDay(counted);
+  /** Adds some link days of a batch: its live links' rows, their sketches merged, their teams' sums. */
+  const addLinkDays = (linkDays: readonly LinkDay[]) => {
     const ids = [...new Set(linkDays.map((linkDay) => linkDay.linkId))];
     const teamOf = new Map(batch.liveLinks.all({ ids: JSON.stringify(ids) }).map((link) => [link.id, link.teamId]));
     const kept = linkDays.filter((linkDay) => teamOf.has(linkDay.linkId));
@@ -33,7 +38,32 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
     for (const table of Object.keys(rows) as AdditionTable[]) {
       if (rows[table].length > 0) additions[table].run({ rows: JSON.stringify(rows[table]) });
     }
+  };
+  /** One transaction of a write: link days from `from` until WRITE_SLICE_MS have passed; answers where it stopped. */
+  const addSlice = writeTransaction(db, (linkDays: readonly LinkDay[], from: number): number => {
+    const started = performance.now();
+    let at = from;
+    do {
+      addLinkDays(linkDays.slice(at, at + LINK_DAYS_A_STEP));
+      at += LINK_DAYS_A_STEP;
+    } while (at < linkDays.length && performance.now() - started < WRITE_SLICE_MS);
+    return at;
   });
+  /**
+   * A batch in slices of a few milliseconds, the event loop given back between them: a write of ten seconds of clicks
+   * over thousands of links took over a second in one transaction, and every redirect waited for it.
+   */
+  async function add(counted: AnalyticsBatch): Promise<void> {
+    const linkDays = byLinkDay(counted);
+    for (let at = 0; at < linkDays.length; ) {
+      if (at > 0) await turn();
+      try {
+        at = addSlice(linkDays, at);
+      } catch (error) {
+        throw at === 0 ? error : withUnwritten(error, batchOf(linkDays.slice(at)));
+      }
+    }
+  }
 
   // Each read in one snapshot: a batch committed between two pages must not move a row past the pages read.
   const byLink = db.transaction((teamId: string, from: string, to: string, limit: number) =>
@@ -76,7 +106,7 @@ export function sqliteAnalytics(db: Db, random: Random): AnalyticsStore {
   });
 
   return {
-    add: async (batch) => add(batch),
+    add,
     byFacet: async (scope, facet, from, to, limit) =>
       'linkId' in scope
         ? ranked(s.linkFacet.all({ linkId: scope.linkId, facet, from, to, limit: Math.max(limit, 1) }), limit)
