@@ -23,12 +23,11 @@ export class ClickCounter {
   private kept: PendingAnalytics | null = null;
   /** Flushes since analytics were last written: they are written every `analyticsWriteMs / FLUSH_MS` flushes. */
   private flushesSinceAnalytics = 0;
-  /** The visitor keys (hex) of the latest days: asked of the store once a day, not once a click. */
-  private keys = new Map<string, Promise<string>>();
-  /** Those of `keys` the store has answered, for clicks to hash their visitors as they come. */
-  private knownKeys = new Map<string, string>();
-  /** Days of `keys` whose ask failed: asked again at the next write. */
-  private failedKeys = new Set<string>();
+  /**
+   * The visitor keys (hex) of the latest days, asked of the store once a day, not once a click: `known` once it
+   * answered (clicks hash their visitors as they come), `failed` when it could not (asked again at the next write).
+   */
+  private keys = new Map<string, { asked: Promise<string>; known?: string; failed?: boolean }>();
 
   /**
    * @param counted where every click counted is added up too, for the metrics and the log's redirect summary
@@ -93,8 +92,7 @@ export class ClickCounter {
     }
     if (analytics) {
       try {
-        for (const day of this.failedKeys) this.keys.delete(day);
-        this.failedKeys.clear();
+        for (const [day, key] of this.keys) if (key.failed) this.keys.delete(day);
         await this.analytics!.add(await sketchVisitors(analytics, (day) => this.keyOf(day)));
       } catch (error) {
         // A write that failed part way wrote the rest: only what it left is written again.
@@ -120,30 +118,24 @@ export class ClickCounter {
 
   /** The visitor key of `day` if the store has answered it; else asks for it, and the click's visitor waits for the write. */
   private knownKey(day: string): string | undefined {
-    const key = this.knownKeys.get(day);
+    const key = this.keys.get(day);
     if (key === undefined) this.keyOf(day).catch(() => {});
-    return key;
+    return key?.known;
   }
 
   /** The visitor key of `day`, asked of the store once; a failed ask is asked again at the next write. */
   private keyOf(day: string): Promise<string> {
-    let key = this.keys.get(day);
-    if (key === undefined) {
-      // A day's key serves its clicks until the day is over: the latest two days' are kept (the turn of a day).
-      if (this.keys.size >= 2) {
-        this.keys = new Map([...this.keys].slice(-1));
-        this.knownKeys = new Map([...this.knownKeys].filter(([known]) => this.keys.has(known)));
-      }
-      const asked = this.analytics!.visitorKey(day).then((bytes) => {
-        const hex = Buffer.from(bytes).toString('hex');
-        if (this.keys.get(day) === asked) this.knownKeys.set(day, hex);
-        return hex;
-      });
-      // Asked again at the next write, not at the next click: while the database is out, clicks must not each ask.
-      asked.catch(() => this.keys.get(day) === asked && this.failedKeys.add(day));
-      this.keys.set(day, (key = asked));
-    }
-    return key;
+    const found = this.keys.get(day);
+    if (found) return found.asked;
+    // A day's key serves its clicks until the day is over: the latest two days' are kept (the turn of a day).
+    if (this.keys.size >= 2) this.keys = new Map([...this.keys].slice(-1));
+    const key: { asked: Promise<string>; known?: string; failed?: boolean } = {
+      asked: this.analytics!.visitorKey(day).then((bytes) => (key.known = Buffer.from(bytes).toString('hex'))),
+    };
+    // Asked again at the next write, not at the next click: while the database is out, clicks must not each ask.
+    key.asked.catch(() => (key.failed = true));
+    this.keys.set(day, key);
+    return key.asked;
   }
 
   /**

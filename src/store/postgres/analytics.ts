@@ -51,13 +51,11 @@ export function pgAnalytics(pool: PgPool, random: Random): AnalyticsStore {
         const kept = linkDays.filter((linkDay) => teamOf.has(linkDay.linkId));
 
         const visited = kept.filter((linkDay) => linkDay.visitors);
-        let gained = (_linkId: string, _day: string) => 0;
-        if (visited.length > 0) {
-          const keys = { day: visited.map((one) => one.day), link_id: visited.map((one) => one.linkId) };
-          await client.query(CLAIM_SKETCHES, [keys.day, keys.link_id]);
-          const merging = mergeSketches(visited, await rows(client, batchSql.storedSketches, keys));
-          gained = merging.gained;
-          const { merged } = merging;
+        const keys = { day: visited.map((one) => one.day), link_id: visited.map((one) => one.linkId) };
+        if (visited.length > 0) await client.query(CLAIM_SKETCHES, [keys.day, keys.link_id]);
+        const stored = visited.length === 0 ? [] : await rows(client, batchSql.storedSketches, keys);
+        const { merged, gained } = mergeSketches(visited, stored);
+        if (merged.length > 0) {
           await run(client, batchSql.writeSketches, {
             day: merged.map((one) => one.day),
             link_id: merged.map((one) => one.linkId),
