@@ -92,18 +92,24 @@ export function clientDirectory(deps: { oauth: OAuthStore; settings: SettingsSto
       return client;
     }
     const at = now();
-    const cached = memory.get(clientId);
-    if (cached) return cached;
+    const shared = fetchedOrFetching(clientId);
+    if (shared) return shared;
     const kept = await oauth.client(clientId);
     if (kept && kept.kind === 'metadata_document' && isFresh(kept, at)) return kept;
     const failed = failures.get(clientId);
     if (failed !== undefined) throw new UnknownClient(failed);
-    const running = inFlight.get(clientId);
-    if (running) return running;
+    // Another request's fetch may have begun, or ended, while the stored row was read: share it, not repeat it.
+    const sharedSince = fetchedOrFetching(clientId);
+    if (sharedSince) return sharedSince;
     // Concurrent requests for one client share its allowance as they share its fetch (the first one's network pays).
     const fetching = allowedFetch(clientId, kept, from, at).finally(() => inFlight.delete(clientId));
     inFlight.set(clientId, fetching);
     return fetching;
+  }
+
+  /** The client fetched already and still fresh in memory, or the fetch of it under way; undefined when neither. */
+  function fetchedOrFetching(clientId: string): OAuthClient | Promise<OAuthClient> | undefined {
+    return memory.get(clientId) ?? inFlight.get(clientId);
   }
 
   /** Fetches the document at `clientId` if its allowances let it (see fetch-allowances.ts). */

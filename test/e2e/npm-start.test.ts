@@ -72,14 +72,22 @@ async function timeToListen(command: string, args: string[]): Promise<{ ms: numb
 
 describe('npm start', () => {
   // The server's own start (loading its modules, opening the database) takes a second or two on an idle machine and
-  // several on one as busy as a test run makes it, so what npm start adds to it is what is measured.
+  // several on one as busy as a test run makes it, so what npm start adds to it is what is measured: the quicker of
+  // two starts each way, taken in turn, as one start can meet the busiest moment of a test run (it did: 4.6 s direct,
+  // 9.7 through npm, where npm and the prestart take half a second).
   it(`on a built checkout, compiles nothing and adds under ${ADDED_WITHIN_MS / 1000} seconds to the server's own start`, async () => {
-    const direct = await timeToListen(process.execPath, ['dist/src/main.js']);
-    const npm = await timeToListen('npm', ['start']);
-    expect(npm.output).not.toContain('compiling');
-    expect(npm.output).not.toContain('tsc -p');
-    expect(npm.ms - direct.ms, `npm start ${Math.round(npm.ms)} ms, node dist/src/main.js ${Math.round(direct.ms)} ms`).toBeLessThan(ADDED_WITHIN_MS);
-  });
+    const direct: number[] = [];
+    const npm: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      direct.push((await timeToListen(process.execPath, ['dist/src/main.js'])).ms);
+      const started = await timeToListen('npm', ['start']);
+      expect(started.output).not.toContain('compiling');
+      expect(started.output).not.toContain('tsc -p');
+      npm.push(started.ms);
+    }
+    const [npmMs, directMs] = [Math.min(...npm), Math.min(...direct)];
+    expect(npmMs - directMs, `npm start ${npm.map(Math.round).join(', ')} ms, node dist/src/main.js ${direct.map(Math.round).join(', ')} ms`).toBeLessThan(ADDED_WITHIN_MS);
+  }, 150_000);
 
   it('compiles when a source is newer than the build, or when there is no build; not otherwise', () => {
     expect(prestartWithStandIn()).toBeNull();
