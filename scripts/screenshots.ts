@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { startDnsStandIn } from '../bench/dns-stand-in.js';
 import { createApp } from '../src/app.js';
-import { hashPassword } from '../src/auth/password.js';
+import { hashPassword } from '../src/support/password.js';
 import { issueToken } from '../src/auth/personal-token.js';
 import { loadConfig } from '../src/config.js';
 import { lastDays } from '../src/domain/days.js';

@@ -112,7 +112,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const analytics = config.analytics
     ? { countries: countryLookup(config.geoipDatabase), clientAddress, writeMs: config.analyticsWriteMs }
     : null;
-  const redirectHandler = redirects({ store, clock, publicUrl: config.publicUrl, gate, clicksCounted: observer.metrics.clicksCounted, servedBy, analytics });
+  const redirectHandler = redirects({
+    store,
+    clock,
+    publicUrl: config.publicUrl,
+    gate,
+    clicksCounted: observer.metrics.clicksCounted,
+    servedBy,
+    analytics,
+    secret: cursorSecret,
+  });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate, log: () => observer.logger });
   const oauth = oauthRoutes(ctx, { sessions, gate, random: options.random ?? cryptoRandom, pages: oauthPages, resolveHost, options: options.oauth });

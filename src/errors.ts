@@ -2,9 +2,23 @@
  * The one error type of the service. Every rule that fails throws an ApiError; each surface renders it in one
  * place (problem+json for HTTP, an isError tool result for MCP, a message beside the field for the web app).
  */
-import { MAX_DESTINATION_LENGTH_TEXT, MAX_NAME_LENGTH, MIN_NAME_LENGTH, NOTE_MAX } from './shared/field-lengths.js';
+import {
+  MAX_CLICKS_CAP_TEXT,
+  MAX_DESTINATION_LENGTH_TEXT,
+  MAX_EXPIRY_YEARS,
+  MAX_NAME_LENGTH,
+  MIN_NAME_LENGTH,
+  NOTE_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  TAG_MAX_LENGTH,
+  TAGS_MAX,
+} from './shared/field-lengths.js';
 
-/** Every error code of the spec (section 7), with its HTTP status and a default sentence for a person. */
+/**
+ * Every error code of the spec (section 7), with its HTTP status and a default sentence for a person; then the
+ * codes of the service's additions to v1 (link options: docs/behaviour.md).
+ */
 const catalogue = {
   blocked_destination: [400, 'The service does not allow links to that site.'],
   check_unavailable: [503, 'The address could not be checked right now; retry in a minute.'],
@@ -20,6 +34,10 @@ const catalogue = {
   shortener_destination: [400, 'The destination is a link of this service or of another link shortener.'],
   team_full: [409, 'The team already holds as many links as it may.'],
   unsafe_destination: [400, 'The destination is on a list of unsafe sites.'],
+  invalid_expiry: [400, `expiresAt must be a date-time in the future, at most ${MAX_EXPIRY_YEARS} years ahead.`],
+  invalid_max_clicks: [400, `maxClicks must be a whole number from 1 to ${MAX_CLICKS_CAP_TEXT}.`],
+  invalid_password: [400, `A link's password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`],
+  invalid_tag: [400, `A link has at most ${TAGS_MAX} tags, each 1 to ${TAG_MAX_LENGTH} characters of lowercase letters, digits, "-" and "_".`],
   invalid_token: [401, 'The token is unknown, revoked or expired.'],
   insufficient_scope: [403, 'The token is limited to other operations.'],
   outside_token_record: [403, 'The token works within one team and this call reaches outside it.'],

@@ -53,7 +53,8 @@ export function requestListener(surfaces: Surfaces): (req: IncomingMessage, res:
     const linkPath = !isServicePath(path);
     if (linkPath) {
       const link = await redirectHandler.handleRedirect(req, res, path, id);
-      if (link !== false) return observer.redirected(req, res, path.endsWith('/qr'), link, id, started);
+      // `/qr/` too: a trailing slash is ignored (redirect/handler.ts).
+      if (link !== false) return observer.redirected(req, res, path.endsWith('/qr') || path.endsWith('/qr/'), link, id, started);
     } else if (!store.changes.cachesCheckThemselves && !isHealthPath(path)) {
       // Once per request, before any cache answers: every change other processes made before it was sent is seen
       // (on PostgreSQL a look at the clock: store/postgres/changes.ts). Not for the health check, which reads no

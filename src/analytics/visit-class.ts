@@ -80,8 +80,9 @@ type Remembering = object & { [LAST_AGENT]?: string; [LAST_PROFILE]?: AgentProfi
  * User-Agent, an uptime monitor or mail scanner), `assistant`, `preview`, `bot` (isbot's maintained list, which
  * holds most of the above too, hence the order), else `counted`: a GET from a person's browser.
  */
-export function visitClass(req: IncomingMessage): VisitClass {
-  if (req.method !== 'GET') return 'checker';
+export function visitClass(req: IncomingMessage, formPosted = false): VisitClass {
+  // A link's password form posts to the short address: that POST, answered with the redirect, is the visit.
+  if (req.method !== (formPosted ? 'POST' : 'GET')) return 'checker';
   const { headers } = req;
   // A browser's visit sends none of these: each is looked at only when present.
   if (

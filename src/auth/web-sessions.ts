@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { apiError } from '../errors.js';
@@ -107,7 +108,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** The request's cookies (only the first of a repeated name counts). */
-export function cookiesOf(req: Request): Record<string, string> {
+export function cookiesOf(req: Pick<Request, 'headers'> | Pick<IncomingMessage, 'headers'>): Record<string, string> {
   const cookies: Record<string, string> = {};
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');

@@ -23,6 +23,17 @@ export function isWellFormedName(name: string): boolean {
   return NAME_PATTERN.test(name);
 }
 
+// Without the u flag, i folds ASCII letters only: no other letter (the Kelvin sign, say) lowercases into a name.
+const NAME_PATTERN_ANY_CASE = new RegExp(NAME_PATTERN.source, 'i');
+
+/**
+ * The name an address means by `key`, where names match in any case (`/Launch` is `launch`; names are stored
+ * lowercase): `key` lowercased, or null when no name has its shape.
+ */
+export function nameInAddress(key: string): string | null {
+  return NAME_PATTERN_ANY_CASE.test(key) ? key.toLowerCase() : null;
+}
+
 /** The rule of the spec, for schema documentation: 3 to 50 of a-z 0-9 - _. */
 export const NAME_PATTERN_SOURCE = NAME_PATTERN.source;
 

@@ -8,19 +8,22 @@ export function linkNotFound() {
   return apiError.notFound('No link has that code.', 'code');
 }
 
-/** What setDestination and renameLink change, as a refusal names it. */
-export type ChangeableField = 'destination' | 'name';
+/** What setDestination, renameLink and setLinkOptions change, as a refusal names it. */
+export type ChangeableField = 'destination' | 'name' | 'options';
 
 /**
  * setDestination and renameLink: a flagged link answers 409 `link_flagged`, a disabled one 409 `link_disabled`.
  * The flagged refusal names what the call tried to change, so a rename is not told about its destination.
  */
 export function assertChangeable(state: LinkState, field: ChangeableField): void {
-  if (state === 'flagged') throw apiError.linkFlagged(field === 'name' ? NAME_FLAGGED : undefined);
+  if (state === 'flagged') throw apiError.linkFlagged(field === 'destination' ? undefined : FLAGGED[field]);
   if (state === 'disabled') throw apiError.linkDisabled();
 }
 
-const NAME_FLAGGED = 'The short link name cannot change while the link is flagged; ask for a review.';
+const FLAGGED = {
+  name: 'The short link name cannot change while the link is flagged; ask for a review.',
+  options: "The link's options cannot change while the link is flagged; ask for a review.",
+};
 
 /** setNote: a disabled link changes nothing (409 `conflict`); a flagged one may still take a note. */
 export function assertNoteChangeable(state: LinkState): void {

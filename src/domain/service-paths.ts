@@ -11,7 +11,7 @@ export const SERVICE_SEGMENTS: ReadonlySet<string> = new Set([
   'app', 'teams', 'developers', 'assistants', 'admin',
   'docs', 'health', 'healthz',
   'authorize', 'token', 'register', 'revoke', '.well-known',
-  'favicon.ico', 'favicon.svg',
+  'favicon.ico', 'favicon.svg', 'robots.txt',
 ]);
 
 /** `/v1`, `/v0`, `/v2`...: the API's versions, answered (or retired) by the API. */

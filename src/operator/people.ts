@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../support/password.js';
 import { newPasswordLink } from '../auth/password-link.js';
 import { newSignupLink } from '../auth/signup-link.js';
 import { passwordResetMessage } from '../mail/messages/password-reset.js';

@@ -17,6 +17,8 @@ const FLUSH_MS = 1000;
  */
 export class ClickCounter {
   private pending = new Map<string, Map<string, number>>();
+  /** The counts a write under way carries, until it is done (clicksNotWritten). */
+  private writing: Map<string, Map<string, number>> | null = null;
   private readonly tally: AnalyticsTally | null;
   private readonly timer = setInterval(() => void this.flush(), FLUSH_MS);
   /** Analytics a failed write kept, written with the next. */
@@ -57,6 +59,13 @@ export class ClickCounter {
     this.tally?.notCounted(linkId, this.dayOf(at), kind);
   }
 
+  /** The clicks on `linkId` this process counted that the store may not hold yet: pending, or being written. */
+  clicksNotWritten(linkId: string): number {
+    let clicks = 0;
+    for (const days of [this.pending.get(linkId), this.writing?.get(linkId)]) for (const n of days?.values() ?? []) clicks += n;
+    return clicks;
+  }
+
   private lastDay: { index: number; text: string } = { index: -1, text: '' };
 
   /** The UTC date of `at`, formatted once per day rather than once per click. */
@@ -80,9 +89,12 @@ export class ClickCounter {
     if (this.pending.size > 0) {
       const batch = this.pending;
       this.pending = new Map();
+      this.writing = batch;
       try {
         await this.clicks.add(batch);
+        this.writing = null;
       } catch (error) {
+        this.writing = null;
         // Busy past the timeout (the CLI holds a long write), or a full disk: put the counts back for the next round,
         // with their analytics, so that no day has analytics of clicks it does not count.
         for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);

@@ -23,3 +23,32 @@ export function disabledPage(): string {
 export function notFoundPage(): string {
   return page('Not found', '<h1>Not found</h1><p>There is no short link at this address.</p>');
 }
+
+/** An expired link, or one past its click cap: which rule ended it is its owners' business. */
+export function endedPage(): string {
+  return page('Link ended', '<h1>This link has ended</h1><p>The short link no longer leads anywhere.</p>');
+}
+
+/**
+ * A link with a password: a form posting it to the address visited (its query string kept, for forwardQuery). No
+ * destination is named: that is what the password keeps.
+ */
+export function passwordPage(said: 'ask' | 'wrong' | 'limited'): string {
+  const message = {
+    ask: '',
+    wrong: '<p class="error" role="alert" id="password-error">That password is not right.</p>',
+    limited: '<p class="error" role="alert" id="password-error">Too many tries; wait a few minutes, then try again.</p>',
+  }[said];
+  const described = said === 'ask' ? '' : ' aria-describedby="password-error" aria-invalid="true"';
+  return page(
+    'Password required',
+    `<h1>This link needs a password</h1>
+     <p>Whoever shared it can tell you the password.</p>
+     ${message}
+     <form method="post">
+       <label for="password">Password</label>
+       <input id="password" name="password" type="password" required autocomplete="off" maxlength="128"${described}>
+       <button type="submit">Continue</button>
+     </form>`,
+  );
+}

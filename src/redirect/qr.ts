@@ -5,6 +5,12 @@ import { LruCache } from '../support/lru-cache.js';
 export type QrFormat = 'svg' | 'png';
 
 const MAX_CACHED = 2000;
+const FORMATS: ReadonlySet<string> = new Set<QrFormat>(['svg', 'png']);
+
+/** True for the formats `?format=` may ask for. */
+export function isQrFormat(value: string): value is QrFormat {
+  return FORMATS.has(value);
+}
 
 /**
  * QR codes of short addresses, by code (codes never change, so a printed code keeps working through renames and

@@ -15,3 +15,12 @@ export const MAX_NAME_LENGTH = 50;
 
 /** The longest note, in characters as people count them (code points). */
 export const NOTE_MAX = 100;
+
+/** A link's options (the service's additions to v1): how far ahead it may end, its click cap, password and tags. */
+export const MAX_EXPIRY_YEARS = 10;
+export const MAX_CLICKS_CAP = 10_000_000;
+export const MAX_CLICKS_CAP_TEXT = MAX_CLICKS_CAP.toLocaleString('en-US');
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const TAGS_MAX = 10;
+export const TAG_MAX_LENGTH = 30;

@@ -1,6 +1,6 @@
 import { REASON_MAX } from '../domain/reason.js';
 import { z } from 'zod';
-import { codeParam, linkSchema, toLink } from './schemas.js';
+import { codeParam, linkSchema, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToChange } from './access.js';
 
@@ -21,6 +21,6 @@ export const askForReview = defineTool({
   takesIdempotencyKey: false,
   async run({ code, reason }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
-    return toLink(await ctx.store.moderation.askForReview(link.id, caller.personId, reason, ctx.clock.now()));
+    return linkIn(ctx)(await ctx.store.moderation.askForReview(link.id, caller.personId, reason, ctx.clock.now()));
   },
 });

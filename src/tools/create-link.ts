@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { destinationParam, linkSchema, nameParam, noteParam, teamParam, toLink } from './schemas.js';
+import { destinationParam, linkSchema, nameParam, noteParam, teamParam, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { type Caller } from '../shared/caller.js';
 import { teamToChange } from './access.js';
@@ -7,11 +7,13 @@ import type { NewLink } from '../store/ports.js';
 import { creationLimitsSentence } from './limit-words.js';
 import { firstFault, type InputChecks } from './faults.js';
 import { checkNewLink } from './link-checks.js';
+import { newLinkOptionParams } from './link-options.js';
 
 export const newLinkFields = {
   destination: destinationParam,
   name: nameParam.default(null),
   note: noteParam.default(null),
+  ...newLinkOptionParams,
 };
 
 const createLinkInput = z.strictObject({ team: teamParam, ...newLinkFields });
@@ -32,13 +34,14 @@ export const createLink = defineTool({
   input: createLinkInput,
   output: linkSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
+  errors: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination', 'reserved_name', 'shortener_destination', 'unsafe_destination', 'invalid_expiry', 'invalid_max_clicks', 'invalid_password', 'invalid_tag', 'name_taken', 'team_full', 'limit_reached', 'check_unavailable', 'outside_token_record'],
   takesIdempotencyKey: true,
   view: 'link-card',
   faults: checkCreateLink,
   async run(input, caller: Caller, ctx, once) {
     const link = await firstFault((faults) => checkCreateLink(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
+    const toLink = linkIn(ctx);
     return toLink(await ctx.store.links.create(link, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

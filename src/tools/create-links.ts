@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import { MAX_LINKS_PER_CALL } from '../domain/limits.js';
-import type { CreateOutcome, NewLink, Team } from '../store/ports.js';
-import { linkSchema, teamParam, toLink } from './schemas.js';
+import type { CreateOutcome, LinkRecord, NewLink, Team } from '../store/ports.js';
+import { linkIn, linkSchema, teamParam, type Link } from './schemas.js';
 import { defineTool, type ToolContext } from './define-tool.js';
 import { teamToChange } from './access.js';
 import { newLinkFields } from './create-link.js';
@@ -52,9 +52,10 @@ export const createLinks = defineTool({
     const checked: Array<NewLink | ApiError> = [];
     for (const [index, raw] of links.entries()) checked.push(await check(ctx, team, raw, `links[${index}].`));
     const passed = checked.filter((outcome): outcome is NewLink => !(outcome instanceof ApiError));
+    const toLink = linkIn(ctx);
     const answer = (made: readonly CreateOutcome[]) => {
       let next = 0;
-      return { results: checked.map((outcome) => resultOf(outcome instanceof ApiError ? outcome : made[next++]!)) };
+      return { results: checked.map((outcome) => resultOf(outcome instanceof ApiError ? outcome : made[next++]!, toLink)) };
     };
     if (passed.length === 0) return answer([]);
     const limits = await ctx.store.settings.limits();
@@ -74,7 +75,7 @@ async function check(ctx: ToolContext, team: Team, raw: unknown, prefix: string)
   }
 }
 
-function resultOf(outcome: CreateOutcome): z.output<typeof result> {
+function resultOf(outcome: CreateOutcome, toLink: (record: LinkRecord) => Link): z.output<typeof result> {
   if (outcome instanceof ApiError) return { link: null, status: outcome.status, code: outcome.code, message: outcome.detail };
   return { link: toLink(outcome), status: 200, code: null, message: null };
 }

@@ -10,6 +10,7 @@ import { linkClicks } from './link-clicks.js';
 import { myTeams } from './my-teams.js';
 import { renameLink } from './rename-link.js';
 import { reportLink } from './report-link.js';
+import { setLinkOptions } from './set-link-options.js';
 import { setNote } from './set-note.js';
 import { teamLinks } from './team-links.js';
 
@@ -24,6 +25,7 @@ export const tools: readonly Tool[] = [
   createLinks,
   changeDestination,
   setNote,
+  setLinkOptions,
   renameLink,
   deleteLink,
   askForReview,

@@ -13,7 +13,7 @@ export function creationLimitsSentence(limits: Limits): string {
 /** The change limit in force, for the tools that count against it. */
 export function changesSentence(limits: Limits): string {
   if (isLifted(limits.changesPerHour)) return "The operator set no limit on a team's changes.";
-  return `A team may make ${count(limits.changesPerHour, 'change')} an hour (new destinations, names and deletions together).`;
+  return `A team may make ${count(limits.changesPerHour, 'change')} an hour (new destinations, names, options and deletions together).`;
 }
 
 /** The person's call budget, for tools an assistant may call many times in a row. */

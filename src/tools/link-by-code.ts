@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeParam, linkSchema, toLink } from './schemas.js';
+import { codeParam, linkSchema, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToRead } from './access.js';
 import { apiError } from '../errors.js';
@@ -37,6 +37,6 @@ export const linkByCode = defineTool({
     if (!looksLikeCode(code)) {
       throw apiError.notFound(`No link has that code: codes are ${CODE_LENGTH} characters of A-Z, a-z and 0-9; ${BY_NAME}.`, 'code');
     }
-    return toLink(await linkToRead(ctx, caller, code));
+    return linkIn(ctx)(await linkToRead(ctx, caller, code));
   },
 });

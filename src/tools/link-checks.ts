@@ -6,9 +6,10 @@ import type { LinkRecord, NewLink, Team } from '../store/ports.js';
 import { linkToChange } from './access.js';
 import type { ToolContext } from './define-tool.js';
 import { FAULT, type Faults } from './faults.js';
+import { checkLinkOptions, type SentOptions } from './link-options.js';
 
-/** A new link's fields as sent: a name and a note may be null (none). */
-type NewLinkInput = { destination: string; name: string | null; note: string | null };
+/** A new link's fields as sent: a name and a note may be null (none); its options. */
+type NewLinkInput = { destination: string; name: string | null; note: string | null } & SentOptions;
 
 /** The link a name is checked for: its team, and the link itself (null: one not made yet). */
 export interface NameOwner {
@@ -65,8 +66,9 @@ export async function checkNewLink(
   const owner = team === FAULT ? null : { teamId: team.id, linkId: null };
   const name = await checkNameFor(ctx, faults, input.name, owner, `${prefix}name`);
   const note = await faults.check(`${prefix}note`, () => checkNote(input.note, `${prefix}note`));
+  const options = await checkLinkOptions(ctx, faults, input, prefix);
   const checked = await faults.check(`${prefix}destination`, () => ctx.destinations.check(input.destination, `${prefix}destination`));
-  if (team === FAULT || name === FAULT || note === FAULT || checked === FAULT) return FAULT;
+  if (team === FAULT || name === FAULT || note === FAULT || options === FAULT || checked === FAULT) return FAULT;
   // Stored as the parser serializes it, which is where the redirect goes, so lists and pages show that.
-  return { teamId: team.id, teamCreatedAt: new Date(team.createdAt), destination: checked.url.href, name, note };
+  return { teamId: team.id, teamCreatedAt: new Date(team.createdAt), destination: checked.url.href, name, note, ...options };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeParam, linkSchema, nameParam, toLink } from './schemas.js';
+import { codeParam, linkSchema, nameParam, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { changesSentence } from './limit-words.js';
 import { FAULT, firstFault, type InputChecks } from './faults.js';
@@ -40,6 +40,7 @@ export const renameLink = defineTool({
   async run(input, caller, ctx, once) {
     const { id, name } = await firstFault((faults) => checkRename(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
+    const toLink = linkIn(ctx);
     return toLink(await ctx.store.links.rename(id, name, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -57,12 +57,20 @@ export const linkSchema = z
     state: linkStateSchema,
     createdAt: z.string().meta({ format: 'date-time' }),
     changedAt: z.string().nullable().meta({ format: 'date-time' }),
+    // The service's additions to v1 (docs/behaviour.md, "Link options"), after the spec's eight fields.
+    shortUrl: z.string().meta({ description: 'The short link by code: the service\'s address, then /<code>.', format: 'uri' }),
+    nameUrl: z.string().nullable().meta({ description: 'The short link by name, or null when the link has none.', format: 'uri' }),
+    expiresAt: z.string().nullable().meta({ description: 'When the link ends (visitors then get 410), or null for never.', format: 'date-time' }),
+    maxClicks: z.number().int().nullable().meta({ description: 'After this many counted clicks the link ends (410); null for no cap.' }),
+    hasPassword: z.boolean().meta({ description: 'Whether visitors must give a password first.' }),
+    tags: z.array(z.string()).meta({ description: 'Sorted.' }),
+    forwardQuery: z.boolean().meta({ description: "Whether a visitor's query string is added to the destination's." }),
   });
 
 export type Link = z.output<typeof linkSchema>;
 
-/** The one public shape of a link, for every surface. */
-export function toLink(record: LinkRecord): Link {
+/** The one public shape of a link, for every surface: the stored link, and its addresses at `publicUrl`. */
+export function toLink(record: LinkRecord, publicUrl: string): Link {
   return {
     id: record.id,
     code: record.code,
@@ -72,7 +80,20 @@ export function toLink(record: LinkRecord): Link {
     state: record.state,
     createdAt: record.createdAt,
     changedAt: record.changedAt,
+    shortUrl: `${publicUrl}/${record.code}`,
+    nameUrl: record.name === null ? null : `${publicUrl}/${record.name}`,
+    expiresAt: record.expiresAt,
+    maxClicks: record.maxClicks,
+    hasPassword: record.passwordHash !== null,
+    tags: record.tags,
+    forwardQuery: record.forwardQuery,
   };
+}
+
+/** toLink at the service's address: what a tool answers a link as, and keeps as an idempotent call's answer. */
+export function linkIn(ctx: { config: { publicUrl: string } }): (record: LinkRecord) => Link {
+  const { publicUrl } = ctx.config;
+  return (record) => toLink(record, publicUrl);
 }
 
 /** `{ data: [...], next }`: a page of results. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeParam, linkSchema, noteParam, toLink } from './schemas.js';
+import { codeParam, linkSchema, noteParam, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { linkToChange } from './access.js';
 import { checkNote, NOTE_MAX } from '../domain/note.js';
@@ -39,6 +39,7 @@ export const setNote = defineTool({
   faults: checkSetNote,
   async run(input, caller, ctx, once) {
     const { id, note } = await firstFault((faults) => checkSetNote(input, caller, ctx, faults));
+    const toLink = linkIn(ctx);
     return toLink(await ctx.store.links.setNote(id, note, ctx.clock.now(), once?.slot(toLink)));
   },
 });

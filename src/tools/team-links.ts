@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../domain/cursor.js';
-import { afterParam, limitParam, linkSchema, linkStateSchema, pageOf, teamParam, toLink } from './schemas.js';
+import { afterParam, limitParam, linkSchema, linkStateSchema, pageOf, teamParam, linkIn } from './schemas.js';
 import { defineTool } from './define-tool.js';
 import { teamToRead } from './access.js';
 import { callsSentence } from './limit-words.js';
@@ -40,6 +40,6 @@ export const teamLinks = defineTool({
     const page = links.slice(0, limit);
     const last = page.at(-1);
     const next = links.length > limit && last ? ctx.cursors.make('listLinks', params, last.seq) : null;
-    return { data: page.map(toLink), next };
+    return { data: page.map(linkIn(ctx)), next };
   },
 });

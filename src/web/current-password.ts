@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { verifyPassword } from '../auth/password.js';
+import { verifyPassword } from '../support/password.js';
 import type { SignedIn } from '../auth/web-sessions.js';
 import { MAX_PASSWORD } from '../domain/account-rules.js';
 import { setRetryAfter } from '../http/retry-after.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitorSketch } from '../helpers/visitors.js';
 import { newPasswordLink } from '../../src/auth/password-link.js';
 import type { ClickFacet } from '../../src/domain/analytics.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { seriousViolations, sidewaysOverflow } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { walkWithTab } from '../helpers/focus.js';

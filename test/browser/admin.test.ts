@@ -1,6 +1,6 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { call, startServer, type TestServer } from '../helpers/server.js';
 

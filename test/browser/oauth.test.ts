@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, pkce, register, tokenRequest } from '../helpers/oauth.js';
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPasswordLink } from '../../src/auth/password-link.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { call, expectProblem, startServer, type TestServer } from '../helpers/server.js';
 

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { launchBrowser, signIn } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startServer, type TestServer } from '../helpers/server.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAddress } from '../../src/domain/destination.js';
 import { isWellFormedName } from '../../src/domain/link-name.js';
 import { checkNote } from '../../src/domain/note.js';
+import { checkExpiresAt, checkMaxClicks, checkPassword, checkTags } from '../../src/domain/link-options.js';
 import { errorCatalogue, type ErrorCode } from '../../src/errors.js';
 
 /**
@@ -26,9 +27,54 @@ const refused = (check: () => unknown) => {
 };
 
 describe("the numbers in the error table's sentences", () => {
-  it('are stated by the three sentences checked below and by no other', () => {
+  it('are stated by the sentences checked below and by no other', () => {
     const stating = errorCatalogue().filter((entry) => numbersIn(entry.detail).length > 0).map((entry) => entry.code);
-    expect(stating).toEqual(['invalid_destination', 'invalid_name', 'invalid_note']);
+    expect(stating).toEqual([
+      'invalid_destination',
+      'invalid_name',
+      'invalid_note',
+      'invalid_expiry',
+      'invalid_max_clicks',
+      'invalid_password',
+      'invalid_tag',
+    ]);
+  });
+
+  it('invalid_expiry: the furthest ahead the rule accepts, in years', () => {
+    const [years] = numbersIn(detailOf('invalid_expiry'));
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    const ahead = (ms: number) => new Date(Date.UTC(2026 + years!, 10, 28, 12) + ms).toISOString();
+    expect(refused(() => checkExpiresAt(ahead(0), now))).toBe('accepted');
+    expect(refused(() => checkExpiresAt(ahead(1), now))).toBe('invalid_expiry');
+  });
+
+  it('invalid_max_clicks: the least and most the rule accepts', () => {
+    const [least, most] = numbersIn(detailOf('invalid_max_clicks'));
+    expect([least! - 1, least!, most!, most! + 1].map((n) => refused(() => checkMaxClicks(n)))).toEqual([
+      'invalid_max_clicks',
+      'accepted',
+      'accepted',
+      'invalid_max_clicks',
+    ]);
+  });
+
+  it('invalid_password: the shortest and longest password the rule accepts', () => {
+    const [least, most] = numbersIn(detailOf('invalid_password'));
+    expect([least! - 1, least!, most!, most! + 1].map((n) => refused(() => checkPassword('p'.repeat(n))))).toEqual([
+      'invalid_password',
+      'accepted',
+      'accepted',
+      'invalid_password',
+    ]);
+  });
+
+  it('invalid_tag: the most tags, and the shortest and longest tag, the rule accepts', () => {
+    const [most, shortest, longest] = numbersIn(detailOf('invalid_tag'));
+    const tags = (n: number) => Array.from({ length: n }, (_, i) => `tag-${i}`);
+    expect(refused(() => checkTags(tags(most!)))).toBe('accepted');
+    expect(refused(() => checkTags(tags(most! + 1)))).toBe('invalid_tag');
+    const lengths = [shortest! - 1, shortest!, longest!, longest! + 1];
+    expect(lengths.map((n) => refused(() => checkTags(['t'.repeat(n)])))).toEqual(['invalid_tag', 'accepted', 'accepted', 'invalid_tag']);
   });
 
   it('invalid_destination: the longest destination the rule accepts', () => {

@@ -3,7 +3,17 @@ import { LinkCache, type RedirectTarget } from '../../src/redirect/link-cache.js
 import { linkResolver } from '../../src/redirect/resolve.js';
 import type { Store } from '../../src/store/ports.js';
 
-const target = (code: string): RedirectTarget => ({ id: `link_${code}`, code, state: 'active', destination: 'https://example.com/', location: 'https://example.com/' });
+const target = (code: string): RedirectTarget => ({
+  id: `link_${code}`,
+  code,
+  state: 'active',
+  destination: 'https://example.com/',
+  location: 'https://example.com/',
+  expiresAt: null,
+  maxClicks: null,
+  passwordHash: null,
+  forwardQuery: false,
+});
 
 describe('the redirect cache', () => {
   it('keeps at most its size, and an entry read since the last sweep outlives one that was not', () => {

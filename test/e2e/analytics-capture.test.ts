@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function makeLink(): Promise<{ id: string; code: string }> {
-  const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/landing' }, alice.token);
+  // Not passing the visit's query on, so every visit's Location is the destination itself (forwardQuery drops the
+  // QR marker too: test/e2e/link-options-visits.test.ts).
+  const made = await call(server, 'createLink', { team: alice.teamId, destination: 'https://example.com/landing', forwardQuery: false }, alice.token);
   expect(made.status).toBe(200);
   const record = await server.app.ctx.store.links.findByCode(made.body.code);
   return { id: record!.id, code: made.body.code };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { call, problem, startServer, type Actor, type Reply, type TestServer, expectProblem } from '../helpers/server.js';
+import { LINK_FIELDS, NO_OPTIONS } from '../helpers/api-links.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -32,9 +33,8 @@ function freshDomain(): string {
 }
 
 function expectLink(link: any, expected: { destination: string; name?: string | null; note?: string | null }): void {
-  expect(Object.keys(link).sort()).toEqual(
-    ['changedAt', 'code', 'createdAt', 'destination', 'id', 'name', 'note', 'state'].sort(),
-  );
+  expect(Object.keys(link)).toEqual(LINK_FIELDS);
+  expect(link).toMatchObject({ ...NO_OPTIONS, shortUrl: `${server.url}/${link.code}`, nameUrl: expected.name ? `${server.url}/${expected.name}` : null });
   expect(link.id).toMatch(/^link_/);
   expect(link.code).toMatch(/^[A-Za-z0-9]{7}$/);
   expect(link.code).toMatch(/[A-Z]/);

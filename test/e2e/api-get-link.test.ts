@@ -5,6 +5,7 @@ import {
   expectOk,
   freshName,
   getLink,
+  NO_OPTIONS,
   server,
   setState,
   useLinksServer,
@@ -36,6 +37,9 @@ describe('getLink', () => {
       state: 'active',
       createdAt: server.clock.now().toISOString(),
       changedAt: null,
+      shortUrl: `${server.url}/${made.code}`,
+      nameUrl: `${server.url}/${name}`,
+      ...NO_OPTIONS,
     });
   });
 

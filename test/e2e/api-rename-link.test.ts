@@ -22,7 +22,7 @@ describe('renameLink', () => {
     const name = freshName();
     const reply = await rename(alice, made.code, name);
     expectOk(reply);
-    const expected = { ...made, name, changedAt: server.clock.now().toISOString() };
+    const expected = { ...made, name, nameUrl: `${server.url}/${name}`, changedAt: server.clock.now().toISOString() };
     expect(reply.body).toEqual(expected);
     expect((await getLink(alice, made.code)).body).toEqual(expected);
   });

@@ -159,6 +159,13 @@ async function fillDatabase(): Promise<void> {
     await store.links.setDestination(links[1]!.id, 'https://example.org/moved', ROOMY, new Date());
     made.movedCode = links[1]!.code;
     await store.links.setNote(links[2]!.id, 'a note', new Date());
+    // Every option, the flag and the tags' rows among them.
+    await store.links.setOptions(
+      links[4]!.id,
+      { expiresAt: '2030-01-01T00:00:00.000Z', maxClicks: 9, passwordHash: 'scrypt$copied', tags: ['copied', 'tags'], forwardQuery: true },
+      ROOMY,
+      new Date(),
+    );
     made.disabledCode = links[5]!.code;
     await store.clicks.add(new Map([
       [links[0]!.id, new Map([['2026-01-01', 3], ['2026-01-02', 40_000_000_000]])],

@@ -2,7 +2,7 @@
  * What assistants are told of addresses and limits, through the SDK's own Client over real Streamable HTTP:
  * tool descriptions name the service's real address and the limits in force at the time of tools/list, and every
  * result that returns links adds a second text item naming each link's short addresses and QR code, while the
- * JSON text item and structuredContent stay the spec's Link exactly (docs/behaviour.md "Assistants (MCP)").
+ * JSON text item and structuredContent stay the Link exactly (the spec's fields, then the service's additions) (docs/behaviour.md "Assistants (MCP)").
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,8 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
 import { runCli } from '../helpers/cli.js';
 import { call, startServer, type Actor, type TestServer } from '../helpers/server.js';
+import { LINK_FIELDS } from '../helpers/api-links.js';
 
-const LINK_FIELDS = ['changedAt', 'code', 'createdAt', 'destination', 'id', 'name', 'note', 'state'];
 
 let server: TestServer;
 let url: string;
@@ -130,10 +130,10 @@ describe('results name the short addresses and the QR code', () => {
       arguments: { team: alice.teamId, destination: 'https://example.com/spring', name, note: 'for print' },
     });
     const { structured, addresses } = withAddresses(result);
-    expect(Object.keys(structured).sort()).toEqual(LINK_FIELDS);
+    expect(Object.keys(structured)).toEqual(LINK_FIELDS);
     const http = await call(server, 'getLink', { code: structured.code }, alice.token);
     expect(http.status).toBe(200);
-    expect(Object.keys(http.body).sort()).toEqual(LINK_FIELDS);
+    expect(Object.keys(http.body)).toEqual(LINK_FIELDS);
     expect(structured).toEqual(http.body);
     expect(addresses).toBe(
       `Short link: ${url}/${structured.code}\n` +
@@ -176,7 +176,7 @@ describe('results name the short addresses and the QR code', () => {
     const { structured, addresses } = withAddresses(result);
     const [first, failed, third] = structured.results;
     expect(failed).toMatchObject({ link: null, status: 400, code: 'invalid_name' });
-    expect(Object.keys(first.link).sort()).toEqual(LINK_FIELDS);
+    expect(Object.keys(first.link)).toEqual(LINK_FIELDS);
     expect(addresses).toBe(`${block(first.link)}\n\n${block(third.link)}`);
   });
 

@@ -25,6 +25,7 @@ const VIEWS: Record<string, string> = {
   changeDestination: CARD,
   renameLink: CARD,
   setNote: CARD,
+  setLinkOptions: CARD,
   linkClicks: 'ui://shortlinks/clicks-chart',
   teamLinks: 'ui://shortlinks/link-list',
 };

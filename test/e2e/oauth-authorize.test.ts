@@ -4,7 +4,7 @@
  * every answer. Checklist A4, A5, A8, A11, A12 of shared/research/mcp-oauth.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, browserOf, callbackOf, consent, hiddenFields, pkce, register } from '../helpers/oauth.js';
 

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_PATH } from '../../src/auth/oidc/provider.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { authorizeUrl, pkce, register } from '../helpers/oauth.js';
 import { OIDC_CLIENT, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import type { LogLine } from '../helpers/server-process.js';

@@ -100,7 +100,8 @@ async function flagged(f: Fixture): Promise<string> {
 
 /**
  * Makes a value comparable across the sides: the fixture's own strings (team id, codes, tag) become placeholders,
- * and a link object's id, code and createdAt are blanked (keeping the key, so the shapes still compare).
+ * and a link object's id, code, createdAt and shortUrl (its code again) are blanked (keeping the key, so the
+ * shapes still compare).
  */
 function normalize(value: unknown, f: Fixture): unknown {
   if (typeof value === 'string') {
@@ -114,7 +115,7 @@ function normalize(value: unknown, f: Fixture): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        isLink && ['id', 'code', 'createdAt'].includes(key) ? `<${key}>` : normalize(item, f),
+        isLink && ['id', 'code', 'createdAt', 'shortUrl'].includes(key) ? `<${key}>` : normalize(item, f),
       ]),
     );
   }
@@ -319,6 +320,15 @@ const cases: Case[] = [
     input: async (f) => ({ code: (await link(f)).code, note: '<script>' }), expected: error(400, 'invalid_note', 'note') },
   { title: 'setNote unknown code', operation: 'setNote', input: () => ({ code: UNKNOWN_CODE, note: 'x' }), expected: error(404, 'not_found', 'code') },
   { title: 'setNote missing note', operation: 'setNote', input: async (f) => ({ code: (await link(f)).code }), expected: error(400, 'bad_request', 'note') },
+
+  // setLinkOptions
+  { title: 'setLinkOptions', operation: 'setLinkOptions', expected: success,
+    input: async (f) => ({ code: (await link(f)).code, maxClicks: 100, tags: ['print', 'fair'], password: 'a password of ours' }),
+    check: (body) => expect(body).toMatchObject({ maxClicks: 100, tags: ['fair', 'print'], hasPassword: true }) },
+  { title: 'setLinkOptions invalid tag', operation: 'setLinkOptions',
+    input: async (f) => ({ code: (await link(f)).code, tags: ['ok', 'Not OK'] }), expected: error(400, 'invalid_tag', 'tags[1]') },
+  { title: 'setLinkOptions on a flagged link', operation: 'setLinkOptions',
+    input: async (f) => ({ code: await flagged(f), maxClicks: 5 }), expected: error(409, 'link_flagged') },
 
   // renameLink
   { title: 'renameLink', operation: 'renameLink', expected: success,

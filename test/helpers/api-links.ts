@@ -50,12 +50,26 @@ export interface Link {
   state: 'active' | 'flagged' | 'disabled';
   createdAt: string;
   changedAt: string | null;
+  shortUrl: string;
+  nameUrl: string | null;
+  expiresAt: string | null;
+  maxClicks: number | null;
+  hasPassword: boolean;
+  tags: string[];
+  forwardQuery: boolean;
 }
 
+/** A Link's fields in order: the spec's eight, then the service's additions (docs/behaviour.md, "Link options"). */
+export const LINK_FIELDS = [
+  'id', 'code', 'name', 'destination', 'note', 'state', 'createdAt', 'changedAt',
+  'shortUrl', 'nameUrl', 'expiresAt', 'maxClicks', 'hasPassword', 'tags', 'forwardQuery',
+];
+
+/** A new link's options when none were sent. */
+export const NO_OPTIONS = { expiresAt: null, maxClicks: null, hasPassword: false, tags: [], forwardQuery: true } as const;
+
 export function expectLinkShape(link: Link): void {
-  expect(Object.keys(link).sort()).toEqual(
-    ['changedAt', 'code', 'createdAt', 'destination', 'id', 'name', 'note', 'state'].sort(),
-  );
+  expect(Object.keys(link)).toEqual(LINK_FIELDS);
   expect(link.id).toMatch(/^link_/);
   expect(link.code).toMatch(/^[A-Za-z0-9]{7}$/);
   expect(link.code).toMatch(/[A-Z]/);

@@ -20,7 +20,7 @@ import { createLink } from '../../src/tools/create-link.js';
 import type { Caller } from '../../src/shared/caller.js';
 import type { Tool, ToolContext } from '../../src/tools/define-tool.js';
 import { prepareCall } from '../../src/tools/prepare-call.js';
-import type { Link } from '../../src/tools/schemas.js';
+import { toLink, type Link } from '../../src/tools/schemas.js';
 import { TestClock } from './clock.js';
 
 export type { Caller };
@@ -212,9 +212,7 @@ export class ToolHarness {
   /** The link as stored now, or null once it is deleted. */
   async stored(code: string): Promise<Link | null> {
     const record = await this.store.links.findByCode(code);
-    if (!record) return null;
-    const { seq: _seq, teamId: _teamId, ...link } = record;
-    return link;
+    return record && toLink(record, this.ctx.config.publicUrl);
   }
 }
 

@@ -82,8 +82,9 @@ describe('tools/list', () => {
     expect(del.inputSchema.properties).toHaveProperty('confirm');
     expect((del.inputSchema.properties as any).confirm.type).toBe('boolean');
     expect(del.inputSchema.required ?? []).not.toContain('confirm');
-    // MCP: destructive unless it "performs only additive updates". A new destination, name or note replaces the old.
-    const overwriting = ['deleteLink', 'changeDestination', 'renameLink', 'setNote'];
+    // MCP: destructive unless it "performs only additive updates". A new destination, name or note replaces the old;
+    // new options can end a link or lock its visitors out.
+    const overwriting = ['deleteLink', 'changeDestination', 'renameLink', 'setNote', 'setLinkOptions'];
     for (const t of tools) expect(t.annotations?.destructiveHint, t.name).toBe(overwriting.includes(t.name));
     for (const t of tools.filter((x) => x.name !== 'deleteLink')) {
       expect(t.inputSchema.properties ?? {}, t.name).not.toHaveProperty('confirm');

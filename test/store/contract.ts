@@ -9,6 +9,7 @@ import { idempotentWrites } from './contract/idempotent-writes.js';
 import { invitations } from './contract/invitations.js';
 import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
+import { linkOptions } from './contract/link-options.js';
 import { linkSearch } from './contract/link-search.js';
 import { links } from './contract/links.js';
 import { mail } from './contract/mail.js';
@@ -38,6 +39,7 @@ export function storeContract(name: string, open: OpenStore): void {
     linkSearch(open);
     linkLimits(open);
     linkChanges(open);
+    linkOptions(open);
     changes(open);
     clicksAndSettings(open);
     analytics(open);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { serverBinaries } from '../helpers/postgres.js';
 import { newMigratedTestDatabase, newTestDatabase } from '../helpers/shared-postgres.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/support/password.js';
 import { issueToken } from '../../src/auth/personal-token.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';

@@ -12,10 +12,12 @@ const doc = openApiDocument(PUBLIC_URL) as Json;
 const SPEC: Record<string, { params: string[]; errors: Record<number, string[]> }> = {
   listTeams: { params: ['limit', 'after'], errors: { 400: ['cursor_mismatch'] } },
   createLink: {
-    params: ['team', 'destination', 'name', 'note'],
+    // After the spec's four, issue 24's link options (docs/behaviour.md, "Link options"), with their own codes.
+    params: ['team', 'destination', 'name', 'note', 'expiresAt', 'maxClicks', 'password', 'tags', 'forwardQuery'],
     errors: {
       400: ['blocked_destination', 'invalid_destination', 'invalid_name', 'invalid_note', 'private_destination',
-        'reserved_name', 'shortener_destination', 'unsafe_destination'],
+        'reserved_name', 'shortener_destination', 'unsafe_destination', 'invalid_expiry', 'invalid_max_clicks',
+        'invalid_password', 'invalid_tag'],
       409: ['name_taken', 'team_full'],
       429: ['limit_reached'],
       503: ['check_unavailable'],
@@ -43,6 +45,15 @@ const SPEC: Record<string, { params: string[]; errors: Record<number, string[]> 
   linkClicks: { params: ['code'], errors: {} },
   // Not the spec's: issue 23 adds it (docs/behaviour.md, "Click analytics").
   clickBreakdown: { params: ['code', 'team', 'by', 'days'], errors: {} },
+  // Not the spec's: issue 24 adds it (docs/behaviour.md, "Link options").
+  setLinkOptions: {
+    params: ['code', 'expiresAt', 'maxClicks', 'password', 'tags', 'forwardQuery'],
+    errors: {
+      400: ['invalid_expiry', 'invalid_max_clicks', 'invalid_password', 'invalid_tag'],
+      409: ['link_disabled', 'link_flagged'],
+      429: ['limit_reached'],
+    },
+  },
 };
 
 const COMMON: Record<number, string[]> = {
@@ -55,7 +66,7 @@ const COMMON: Record<number, string[]> = {
   503: ['service_unavailable'],
 };
 
-const IDEMPOTENT = ['createLink', 'createLinks', 'setDestination', 'setNote', 'renameLink', 'deleteLink'];
+const IDEMPOTENT = ['createLink', 'createLinks', 'setDestination', 'setNote', 'setLinkOptions', 'renameLink', 'deleteLink'];
 
 /** Follows a local `$ref` (`#/components/...`) to its target. */
 function deref(node: Json): Json {
@@ -121,7 +132,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes[name!].description).toMatch(/Developers page|shortlinks token create/);
   });
 
-  it('has exactly the 10 operations of the spec and clickBreakdown, each a POST named after its tool', () => {
+  it('has exactly the 10 operations of the spec, clickBreakdown and setLinkOptions, each a POST named after its tool', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(SPEC).map((op) => `/${op}`).sort());
     for (const operation of Object.keys(SPEC)) {
       expect(Object.keys(doc.paths[`/${operation}`])).toEqual(['post']);

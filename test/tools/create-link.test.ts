@@ -33,6 +33,14 @@ function newLink(fields: { destination: string; name?: string | null; note?: str
     state: 'active',
     createdAt: NOW,
     changedAt: null,
+    shortUrl: expect.stringMatching(new RegExp(`^${PUBLIC_URL.replace(/[.]/g, '\\.')}/(?=.*[A-Z])[A-Za-z0-9]{7}$`)),
+    nameUrl: fields.name ? `${PUBLIC_URL}/${fields.name}` : null,
+    // A new link's options when none are sent: no end, no cap, no password, no tags, the query string passed on.
+    expiresAt: null,
+    maxClicks: null,
+    hasPassword: false,
+    tags: [],
+    forwardQuery: true,
     ...fields,
   };
 }

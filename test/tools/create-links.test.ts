@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLink } from '../../src/tools/create-link.js';
 import { createLinks } from '../../src/tools/create-links.js';
-import { problem, ToolHarness, type Actor } from '../helpers/tool-harness.js';
+import { problem, PUBLIC_URL, ToolHarness, type Actor } from '../helpers/tool-harness.js';
 
 let h: ToolHarness;
 let alice: Actor;
@@ -47,6 +47,13 @@ describe('createLinks', () => {
           state: 'active',
           createdAt: '2026-11-21T12:00:00.000Z',
           changedAt: null,
+          shortUrl: expect.stringMatching(/^https:\/\/.+\/[A-Za-z0-9]{7}$/),
+          nameUrl: item.name ? `${PUBLIC_URL}/${item.name}` : null,
+          expiresAt: null,
+          maxClicks: null,
+          hasPassword: false,
+          tags: [],
+          forwardQuery: true,
           ...item,
         },
         status: 200,

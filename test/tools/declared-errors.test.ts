@@ -35,6 +35,7 @@ const GOOD: Record<string, (w: World) => unknown> = {
   reason: () => 'It is fine.',
   links: () => [{ destination: 'https://example.org/new' }],
   limit: () => 1,
+  maxClicks: () => 100,
 };
 
 /** A situation: what it does to the world, then the caller and the params it changes (only those the tool takes). */
@@ -57,6 +58,10 @@ const SITUATIONS: Record<string, Situation> = {
   'a private destination': async (w) => (w.h.network.privateHosts.add('private.example'), { params: { destination: 'https://private.example/' } }),
   'an unsafe destination': async (w) => (w.h.network.unsafeUrls.add('https://phish.example.com/login'), { params: { destination: 'https://phish.example.com/login' } }),
   'another shortener': async () => ({ params: { destination: 'https://bit.ly/x' } }),
+  'an expiry in the past': async () => ({ params: { expiresAt: '2020-01-01T00:00:00Z' } }),
+  'a click cap of 0': async () => ({ params: { maxClicks: 0 } }),
+  'a password too short': async () => ({ params: { password: 'short' } }),
+  'an uppercase tag': async () => ({ params: { tags: ['Launch'] } }),
   'the DNS is down': async (w) => ((w.h.network.dnsDown = true), { params: { destination: 'https://example.org/new' } }),
   'a cursor of listLinks': async (w) => ({ params: { after: (await w.h.ok(teamLinks, w.alice, { team: w.alice.teamId, limit: 1 })).next } }),
   'a cursor of listTeams': async (w) => {

@@ -5,7 +5,7 @@ import { changesSentence, creationLimitsSentence } from '../../src/tools/limit-w
 describe('the limits as tools tell them', () => {
   it('names the numbers in force', () => {
     expect(creationLimitsSentence(DEFAULT_LIMITS)).toBe('A team holds at most 25 links and may make 20 an hour and 100 a day (10 a day in its first week).');
-    expect(changesSentence(DEFAULT_LIMITS)).toBe('A team may make 60 changes an hour (new destinations, names and deletions together).');
+    expect(changesSentence(DEFAULT_LIMITS)).toBe('A team may make 60 changes an hour (new destinations, names, options and deletions together).');
   });
 
   it('says there is no limit once the operator lifted them (limits set --preset private), not a billion', () => {

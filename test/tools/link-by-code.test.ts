@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { changeDestination } from '../../src/tools/change-destination.js';
 import { deleteLink } from '../../src/tools/delete-link.js';
 import { linkByCode } from '../../src/tools/link-by-code.js';
-import { problem, ToolHarness, type Actor, type Caller } from '../helpers/tool-harness.js';
+import { problem, PUBLIC_URL, ToolHarness, type Actor, type Caller } from '../helpers/tool-harness.js';
 
 let h: ToolHarness;
 let alice: Actor;
@@ -31,6 +31,13 @@ describe('linkByCode', () => {
       state: 'active',
       createdAt: '2026-11-21T12:00:00.000Z',
       changedAt: null,
+      shortUrl: `${PUBLIC_URL}/${made.code}`,
+      nameUrl: `${PUBLIC_URL}/got-it`,
+      expiresAt: null,
+      maxClicks: null,
+      hasPassword: false,
+      tags: [],
+      forwardQuery: true,
     });
   });
 

@@ -8,7 +8,7 @@ import { createLink } from '../../src/tools/create-link.js';
 import { deleteLink } from '../../src/tools/delete-link.js';
 import { renameLink } from '../../src/tools/rename-link.js';
 import type { Link } from '../../src/tools/schemas.js';
-import { problem, ToolHarness, type Actor, type Caller } from '../helpers/tool-harness.js';
+import { problem, PUBLIC_URL, ToolHarness, type Actor, type Caller } from '../helpers/tool-harness.js';
 
 let h: ToolHarness;
 let alice: Actor;
@@ -28,7 +28,7 @@ const rename = (name: unknown, code = made.code, caller: Caller = alice) =>
 describe('renameLink', () => {
   it('sets a name and changedAt to now; the rest stays', async () => {
     h.clock.advance(1_000);
-    const expected = { ...made, name: 'first-name', changedAt: '2026-11-21T12:00:01.000Z' };
+    const expected = { ...made, name: 'first-name', nameUrl: `${PUBLIC_URL}/first-name`, changedAt: '2026-11-21T12:00:01.000Z' };
     expect(await rename('first-name')).toEqual(expected);
     expect(await h.stored(made.code)).toEqual(expected);
   });

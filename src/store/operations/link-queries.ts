@@ -1,7 +1,7 @@
 import type { WindowCount } from '../../domain/limits.js';
 import type { LinkState } from '../../domain/link-state.js';
 import { linkNotFound } from '../../domain/link-state.js';
-import type { IdempotencyKey, LinkRecord } from '../ports.js';
+import type { IdempotencyKey, LinkOptions, LinkRecord } from '../ports.js';
 import { asker, type Steps } from './steps.js';
 
 /** A row of the one namespace of short link names (see names.ts). */
@@ -44,7 +44,11 @@ export interface LinkQueries {
   holdName(name: string, teamId: string, linkId: string): void;
   releaseName(name: string): void;
   retireName(name: string): void;
-  insertLink(link: { id: string; teamId: string; code: string; name: string | null; destination: string; note: string | null; createdAt: string }): void;
+  insertLink(link: { id: string; teamId: string; code: string; name: string | null; destination: string; note: string | null; createdAt: string } & LinkOptions): void;
+  /** Sets all the link's options (the link's row; its tags' rows are setTags'). */
+  setOptions(id: string, options: LinkOptions, changedAt: string): void;
+  /** Replaces the rows of link_tags of the link with one per tag. */
+  setTags(id: string, teamId: string, tags: readonly string[]): void;
   setDestination(id: string, destination: string, changedAt: string): void;
   setNote(id: string, note: string | null, changedAt: string): void;
   setName(id: string, name: string | null, changedAt: string): void;

@@ -7,7 +7,7 @@ import type { Random } from '../../domain/random.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { ApiError, apiError } from '../../errors.js';
 import { MAX_KEPT_ANSWER } from '../idempotency-claims.js';
-import type { AnswerSlot, CreateOutcome, LinkRecord, LinkStore, NewLink } from '../ports.js';
+import type { AnswerSlot, CreateOutcome, LinkOptions, LinkRecord, LinkStore, NewLink } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import { claimName, refuseTakenName } from './names.js';
 import type { Perform, Steps } from './steps.js';
@@ -56,7 +56,15 @@ export function linkOperations(random: Random, ids: LinkIds) {
     if (input.name !== null) yield* claimName(input.name, input.teamId, id, 'name');
     const code = yield* drawCode();
     const { teamId, name, destination, note } = input;
-    yield* q.insertLink({ id, teamId, code, name, destination, note, createdAt: createdAt.toISOString() });
+    const options: LinkOptions = {
+      expiresAt: input.expiresAt ?? null,
+      maxClicks: input.maxClicks ?? null,
+      passwordHash: input.passwordHash ?? null,
+      tags: input.tags ?? [],
+      forwardQuery: input.forwardQuery ?? false,
+    };
+    yield* q.insertLink({ id, teamId, code, name, destination, note, createdAt: createdAt.toISOString(), ...options });
+    if (options.tags.length > 0) yield* q.setTags(id, teamId, options.tags);
     yield* q.addEvent(teamId, 'create', now.getTime());
     yield* purgeOldEvents(now);
     yield* q.changed(code, name);
@@ -99,6 +107,33 @@ export function linkOperations(random: Random, ids: LinkIds) {
     if (link.note === note) return link;
     yield* q.setNote(id, note, now.toISOString());
     // Redirects do not show notes, but every cache of the link must let go of the old one.
+    yield* q.changed(link.code, link.name);
+    return yield* readLink(id);
+  }
+
+  function* setOptions(id: string, change: Partial<LinkOptions>, limits: Limits, now: Date): Op<LinkRecord> {
+    const link = yield* lockLink(id);
+    assertChangeable(link.state, 'options');
+    const options: LinkOptions = {
+      expiresAt: change.expiresAt !== undefined ? change.expiresAt : link.expiresAt,
+      maxClicks: change.maxClicks !== undefined ? change.maxClicks : link.maxClicks,
+      passwordHash: change.passwordHash !== undefined ? change.passwordHash : link.passwordHash,
+      tags: change.tags ?? link.tags,
+      forwardQuery: change.forwardQuery ?? link.forwardQuery,
+    };
+    // Options as they are change nothing: not changedAt, not the changes counted (as a rename's). A password sent
+    // again is a new hash, so it counts: it also ends the permissions visitors hold (redirect/link-password.ts).
+    const tagsChanged = options.tags.join(' ') !== link.tags.join(' ');
+    const same =
+      !tagsChanged &&
+      options.expiresAt === link.expiresAt &&
+      options.maxClicks === link.maxClicks &&
+      options.passwordHash === link.passwordHash &&
+      options.forwardQuery === link.forwardQuery;
+    if (same) return link;
+    yield* countChange(link, now, limits);
+    yield* q.setOptions(id, options, now.toISOString());
+    if (tagsChanged) yield* q.setTags(id, link.teamId, options.tags);
     yield* q.changed(link.code, link.name);
     return yield* readLink(id);
   }
@@ -146,6 +181,10 @@ export function linkOperations(random: Random, ids: LinkIds) {
       return yield* answered(setNote(id, note, now), slot);
     },
 
+    *setOptions(id: string, options: Partial<LinkOptions>, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Op<LinkRecord> {
+      return yield* answered(setOptions(id, options, limits, now), slot);
+    },
+
     *rename(id: string, name: string | null, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Op<LinkRecord> {
       return yield* answered(rename(id, name, limits, now), slot);
     },
@@ -176,6 +215,7 @@ export function linkChanges(perform: Perform<LinkQueries>, random: Random, ids: 
     nameRefusal: perform(operations.nameRefusal),
     setDestination: perform(operations.setDestination),
     setNote: perform(operations.setNote),
+    setOptions: perform(operations.setOptions),
     rename: perform(operations.rename),
     delete: perform(operations.delete),
     setState: perform(operations.setState),

@@ -16,6 +16,23 @@ export interface LinkRecord {
   state: LinkState;
   createdAt: string;
   changedAt: string | null;
+  expiresAt: string | null;
+  maxClicks: number | null;
+  /** The password's slow hash (auth/password.ts), or null: it never leaves the service. */
+  passwordHash: string | null;
+  /** Sorted, each once. */
+  tags: string[];
+  forwardQuery: boolean;
+}
+
+/** A link's options (domain/link-options.ts), as stored: the password as its hash. */
+export interface LinkOptions {
+  /** When the link ends (UTC, as createdAt), or null for never. */
+  expiresAt: string | null;
+  maxClicks: number | null;
+  passwordHash: string | null;
+  tags: string[];
+  forwardQuery: boolean;
 }
 
 /** An active link's code and destination, with its seq for paging. */
@@ -25,7 +42,8 @@ export interface ActiveLink {
   destination: string;
 }
 
-export interface NewLink {
+/** A link to make; options left out are as links made before options were (no end, no cap, ... not forwarded). */
+export interface NewLink extends Partial<LinkOptions> {
   teamId: string;
   teamCreatedAt: Date;
   destination: string;
@@ -62,6 +80,11 @@ export interface LinkStore {
   list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
   setDestination(id: string, destination: string, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
   setNote(id: string, note: string | null, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
+  /**
+   * Sets the options given (those left out stay as they are); a change of any counts under the changes-per-hour
+   * limit, and a flagged or disabled link takes none.
+   */
+  setOptions(id: string, options: Partial<LinkOptions>, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
   rename(id: string, name: string | null, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
   delete(id: string, limits: Limits, now: Date, slot?: AnswerSlot<void>): Promise<void>;
   /** Operator: flag, disable or restore (restoring resolves open reports and reviews). */

@@ -1,7 +1,7 @@
 import type { LinkQueries } from '../operations/link-queries.js';
 import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
-import { linkSql, nameRowOf } from '../sql/links.js';
+import { linkOrNull, linkSql, nameRowOf, storedOptions } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
 import type { Statement } from '../sql/statement.js';
 import { changed, row, run as runOn, type Queryable } from './query.js';
@@ -19,9 +19,9 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
   return {
     lockTeam: async (teamId) => void (await client.query('SELECT 1 FROM teams WHERE id = $1 FOR UPDATE', [teamId])),
     lockName: async (name) => void (await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [name])),
-    linkById: (id) => row(client, linkSql.byId, { id }),
-    lockedLink: (id) => row(client, linkSql.lockedById, { id }),
-    linkByCode: (code) => row(client, linkSql.byCode, { code }),
+    linkById: async (id) => linkOrNull(await row(client, linkSql.byId, { id })),
+    lockedLink: async (id) => linkOrNull(await row(client, linkSql.lockedById, { id })),
+    linkByCode: async (code) => linkOrNull(await row(client, linkSql.byCode, { code })),
     latestCreatedAt: async () => {
       const latest = await row(client, linkSql.latestCreatedAt, {});
       return latest === null ? null : Date.parse(latest.createdAt);
@@ -38,7 +38,12 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
     holdName: (name, teamId, linkId) => run(linkSql.holdName, { name, teamId, linkId }),
     releaseName: (name) => run(linkSql.releaseName, { name }),
     retireName: (name) => run(linkSql.retireName, { name }),
-    insertLink: (link) => run(linkSql.insert, link),
+    insertLink: (link) => run(linkSql.insert, { ...link, ...storedOptions(link) }),
+    setOptions: (id, options, at) => run(linkSql.setOptions, { id, at, ...storedOptions(options) }),
+    setTags: async (id, teamId, tags) => {
+      await run(linkSql.clearTags, { id });
+      for (const tag of tags) await run(linkSql.addTag, { id, teamId, tag });
+    },
     setDestination: (id, destination, at) => run(linkSql.setDestination, { id, destination, at }),
     setNote: (id, note, at) => run(linkSql.setNote, { id, note, at }),
     setName: (id, name, at) => run(linkSql.setName, { id, name, at }),

@@ -3,7 +3,7 @@ import type { LinkStore } from '../ports.js';
 import type { LinkIds } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { linkChanges } from '../operations/links.js';
-import { LINK_COLUMNS, linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkOf, linkOrNull, linkSql, type LinkRow } from '../sql/links.js';
 import type { pgOperations } from './operations.js';
 import { row, rows } from './query.js';
 import { pgLinkSearch } from './search.js';
@@ -12,9 +12,9 @@ import { pgLinkSearch } from './search.js';
 export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: ReturnType<typeof pgOperations>): LinkStore {
   return {
     ...linkChanges(perform, random, ids),
-    findByCode: (code) => row(pool, linkSql.byCode, { code }),
-    findByName: (name) => row(pool, linkSql.byName, { name }),
-    findByIds: (ids) => rows(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ANY($1::text[])`, [[...ids]]),
+    findByCode: async (code) => linkOrNull(await row(pool, linkSql.byCode, { code })),
+    findByName: async (name) => linkOrNull(await row(pool, linkSql.byName, { name })),
+    findByIds: async (ids) => (await rows<LinkRow>(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ANY($1::text[])`, [[...ids]])).map(linkOf),
     list: pgLinkSearch(pool),
     activeDestinations: (after, limit) => rows(pool, linkSql.activeDestinations, { after, limit }),
   };

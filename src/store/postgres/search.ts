@@ -1,5 +1,5 @@
 import type { LinkFilter, LinkRecord, Page } from '../ports.js';
-import { LINK_COLUMNS, linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkOf, linkSql, type LinkRow } from '../sql/links.js';
 import { rows, type Queryable } from './query.js';
 
 /**
@@ -30,15 +30,17 @@ export function pgLinkSearch(db: Queryable) {
   return async (teamId: string, { state, q }: LinkFilter, { limit, after }: Page<number>): Promise<LinkRecord[]> => {
     const before = after ?? Number.MAX_SAFE_INTEGER;
     if (q === null || q === '') {
-      return state
-        ? rows(db, linkSql.newestInState, { teamId, state, before, limit })
-        : rows(db, linkSql.newest, { teamId, before, limit });
+      const newest = state
+        ? await rows(db, linkSql.newestInState, { teamId, state, before, limit })
+        : await rows(db, linkSql.newest, { teamId, before, limit });
+      return newest.map(linkOf);
     }
     // Starts with SELECT, as every read does: the NUL guard answers a read holding U+0000 with no rows (nul-guard.ts).
-    return rows<LinkRecord>(
+    const found = await rows<LinkRow>(
       db,
       `SELECT ${LINK_COLUMNS} FROM link_search($1, $2, $3, $4, $5, ${PROBE}) AS l ORDER BY l.seq DESC`,
       [teamId, before, limit, state, q],
     );
+    return found.map(linkOf);
   };
 }

@@ -1,7 +1,7 @@
 import type { WindowCount } from '../../domain/limits.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { LinkEventKind, NameRow } from '../operations/link-queries.js';
-import type { ActiveLink, LinkRecord } from '../ports.js';
+import type { ActiveLink, LinkOptions, LinkRecord } from '../ports.js';
 import { flag, sql } from './statement.js';
 
 /**
@@ -9,7 +9,24 @@ import { flag, sql } from './statement.js';
  * case, and the ports' fields are camelCase.
  */
 export const LINK_COLUMNS = `l.seq, l.id, l.team_id AS "teamId", l.code, l.name, l.destination, l.note, l.state,
-  l.created_at AS "createdAt", l.changed_at AS "changedAt"`;
+  l.created_at AS "createdAt", l.changed_at AS "changedAt", l.expires_at AS "expiresAt", l.max_clicks AS "maxClicks",
+  l.password_hash AS "passwordHash", l.tags, l.forward_query AS "forwardQuery"`;
+
+/** A link row as LINK_COLUMNS reads it: tags as one text, space-separated; the flag 0/1 in SQLite. */
+export type LinkRow = Omit<LinkRecord, 'tags' | 'forwardQuery'> & { tags: string; forwardQuery: number | boolean };
+
+export function linkOf(row: LinkRow): LinkRecord {
+  return { ...row, tags: tagsOf(row.tags), forwardQuery: flag(row.forwardQuery) };
+}
+
+/** linkOf for an answer that may have found no row. */
+export function linkOrNull(row: LinkRow | null | undefined): LinkRecord | null {
+  return row ? linkOf(row) : null;
+}
+
+/** The tags as the link's column keeps them (sorted, space-separated; empty for none), and back. */
+export const tagsText = (tags: readonly string[]): string => tags.join(' ');
+const tagsOf = (text: string): string[] => (text === '' ? [] : text.split(' '));
 
 /**
  * Established people (ports.ts, ReportRule), for SQL over people `p`: `:since` is the latest sign-up time old
@@ -27,13 +44,21 @@ export function nameRowOf(row: NameRowRead): NameRow {
 
 type Changing<V> = { id: string; at: string } & V;
 
+/** LinkOptions as bound: tags as tagsText, the flag as 0/1 (better-sqlite3 binds no booleans; PostgreSQL reads '1'). */
+export type StoredOptions = Omit<LinkOptions, 'tags' | 'forwardQuery'> & { tags: string; forwardQuery: number };
+
+export function storedOptions(options: LinkOptions): StoredOptions {
+  const { expiresAt, maxClicks, passwordHash, tags, forwardQuery } = options;
+  return { expiresAt, maxClicks, passwordHash, tags: tagsText(tags), forwardQuery: forwardQuery ? 1 : 0 };
+}
+
 /** The links' statements: what the link operations ask (operations/link-queries.ts) and the LinkStore reads. */
 export const linkSql = {
-  byId: sql<{ id: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id`),
+  byId: sql<{ id: string }, LinkRow>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id`),
   /** A change starts from the link it locked (link-queries.ts, lockLink). */
-  lockedById: sql<{ id: string }, LinkRecord>((d) => `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id${d.forUpdate}`),
-  byCode: sql<{ code: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.code = :code`),
-  byName: sql<{ name: string }, LinkRecord>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.name = :name`),
+  lockedById: sql<{ id: string }, LinkRow>((d) => `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = :id${d.forUpdate}`),
+  byCode: sql<{ code: string }, LinkRow>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.code = :code`),
+  byName: sql<{ name: string }, LinkRow>(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.name = :name`),
   latestCreatedAt: sql<Record<string, never>, { createdAt: string }>(
     'SELECT created_at AS "createdAt" FROM links ORDER BY seq DESC LIMIT 1',
   ),
@@ -56,10 +81,17 @@ export const linkSql = {
   ),
   releaseName: sql<{ name: string }>('UPDATE names SET link_id = NULL WHERE name = :name'),
   retireName: sql<{ name: string }>('UPDATE names SET link_id = NULL, retired = true WHERE name = :name'),
-  insert: sql<{ id: string; teamId: string; code: string; name: string | null; destination: string; note: string | null; createdAt: string }>(
-    `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at)
-     VALUES (:id, :teamId, :code, :name, :destination, :note, 'active', :createdAt)`,
+  insert: sql<{ id: string; teamId: string; code: string; name: string | null; destination: string; note: string | null; createdAt: string } & StoredOptions>(
+    `INSERT INTO links (id, team_id, code, name, destination, note, state, created_at, expires_at, max_clicks, password_hash, tags, forward_query)
+     VALUES (:id, :teamId, :code, :name, :destination, :note, 'active', :createdAt, :expiresAt, :maxClicks, :passwordHash, :tags, :forwardQuery)`,
   ),
+  setOptions: sql<Changing<StoredOptions>>(
+    `UPDATE links SET expires_at = :expiresAt, max_clicks = :maxClicks, password_hash = :passwordHash, tags = :tags,
+       forward_query = :forwardQuery, changed_at = :at WHERE id = :id`,
+  ),
+  /** The rows link_tags keeps of a link's tags, for finding a team's links by tag. */
+  clearTags: sql<{ id: string }>('DELETE FROM link_tags WHERE link_id = :id'),
+  addTag: sql<{ id: string; teamId: string; tag: string }>('INSERT INTO link_tags (link_id, team_id, tag) VALUES (:id, :teamId, :tag)'),
   setDestination: sql<Changing<{ destination: string }>>('UPDATE links SET destination = :destination, changed_at = :at WHERE id = :id'),
   setNote: sql<Changing<{ note: string | null }>>('UPDATE links SET note = :note, changed_at = :at WHERE id = :id'),
   setName: sql<Changing<{ name: string | null }>>('UPDATE links SET name = :name, changed_at = :at WHERE id = :id'),
@@ -71,11 +103,11 @@ export const linkSql = {
     "SELECT seq, code, destination FROM links WHERE state = 'active' AND seq > :after ORDER BY seq LIMIT :limit",
   ),
   /** listLinks without q: the team's links below the cursor, newest first, down the (team, seq) index. */
-  newest: sql<{ teamId: string; before: number; limit: number }, LinkRecord>(
+  newest: sql<{ teamId: string; before: number; limit: number }, LinkRow>(
     `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = :teamId AND l.seq < :before ORDER BY l.seq DESC LIMIT :limit`,
   ),
   /** The same in one state, down the (team, state, seq) index. */
-  newestInState: sql<{ teamId: string; state: LinkState; before: number; limit: number }, LinkRecord>(
+  newestInState: sql<{ teamId: string; state: LinkState; before: number; limit: number }, LinkRow>(
     `SELECT ${LINK_COLUMNS} FROM links l WHERE l.team_id = :teamId AND l.state = :state AND l.seq < :before
      ORDER BY l.seq DESC LIMIT :limit`,
   ),

@@ -127,6 +127,27 @@ export const sharedMigrations: readonly DialectText[] = [
     PRIMARY KEY (day, link_id)
   )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
   `,
+  // 7 (SQLite's 26, PostgreSQL's 20): link options (domain/link-options.ts). Links made before keep today's
+  // behaviour: no end, no cap, no password, no tags, and the visitor's query string not passed on. A link's tags are
+  // kept twice: sorted on the link, read with it; and one row each in link_tags, for finding a team's links by tag
+  // and counting them.
+  (d) => {
+    const add = (column: string) => `ALTER TABLE links ADD COLUMN ${d.name === 'postgres' ? 'IF NOT EXISTS ' : ''}${column};`;
+    return `
+  ${add('expires_at TEXT')}
+  ${add(`max_clicks ${d.name === 'sqlite' ? 'INTEGER' : 'integer'}`)}
+  ${add('password_hash TEXT')}
+  ${add("tags TEXT NOT NULL DEFAULT ''")}
+  ${add(`forward_query ${d.name === 'sqlite' ? 'INTEGER NOT NULL DEFAULT 0' : 'boolean NOT NULL DEFAULT false'}`)}
+  CREATE TABLE IF NOT EXISTS link_tags (
+    link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (link_id, tag)
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS link_tags_by_team ON link_tags(team_id, tag, link_id);
+  `;
+  },
 ];
 
 /**

@@ -4,7 +4,7 @@ import { runNow, type Steps } from '../operations/steps.js';
 import { writeTransaction, type Db } from './database.js';
 import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
-import { linkSql, nameRowOf } from '../sql/links.js';
+import { linkOrNull, linkSql, nameRowOf, storedOptions } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
 import type { LinkChanges } from './link-changes.js';
 import { prepare, prepareAll } from './prepare.js';
@@ -23,9 +23,9 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
   const links: LinkQueries = {
     lockTeam: () => undefined,
     lockName: () => undefined,
-    linkById: (id) => s.byId.get({ id }) ?? null,
-    lockedLink: (id) => s.lockedById.get({ id }) ?? null,
-    linkByCode: (code) => s.byCode.get({ code }) ?? null,
+    linkById: (id) => linkOrNull(s.byId.get({ id })),
+    lockedLink: (id) => linkOrNull(s.lockedById.get({ id })),
+    linkByCode: (code) => linkOrNull(s.byCode.get({ code })),
     latestCreatedAt: () => {
       const latest = s.latestCreatedAt.get({});
       return latest === undefined ? null : Date.parse(latest.createdAt);
@@ -42,7 +42,12 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     holdName: (name, teamId, linkId) => void s.holdName.run({ name, teamId, linkId }),
     releaseName: (name) => void s.releaseName.run({ name }),
     retireName: (name) => void s.retireName.run({ name }),
-    insertLink: (link) => void s.insert.run(link),
+    insertLink: (link) => void s.insert.run({ ...link, ...storedOptions(link) }),
+    setOptions: (id, options, at) => void s.setOptions.run({ id, at, ...storedOptions(options) }),
+    setTags: (id, teamId, tags) => {
+      s.clearTags.run({ id });
+      for (const tag of tags) s.addTag.run({ id, teamId, tag });
+    },
     setDestination: (id, destination, at) => void s.setDestination.run({ id, destination, at }),
     setNote: (id, note, at) => void s.setNote.run({ id, note, at }),
     setName: (id, name, at) => void s.setName.run({ id, name, at }),

@@ -1,6 +1,6 @@
 import type { LinkFilter, LinkRecord, Page } from '../ports.js';
 import type { Db } from './database.js';
-import { LINK_COLUMNS, linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkOf, linkSql, type LinkRow } from '../sql/links.js';
 import { prepareAll } from './prepare.js';
 import { spacedText } from './spaced-text.js';
 
@@ -30,7 +30,7 @@ export function linkSearch(db: Db) {
   const shortTrigram = matching('links_search_short');
 
   const newest = (teamId: string, state: LinkFilter['state'], before: number, limit: number) =>
-    state ? newestInState.all({ teamId, state, before, limit }) : plain.all({ teamId, before, limit });
+    (state ? newestInState.all({ teamId, state, before, limit }) : plain.all({ teamId, before, limit })).map(linkOf);
 
   return (teamId: string, { state, q }: LinkFilter, { limit, after }: Page<number>): LinkRecord[] => {
     const before = after ?? Number.MAX_SAFE_INTEGER;
@@ -44,6 +44,6 @@ export function linkSearch(db: Db) {
     const params = { teamId, state, before, limit };
     const long = [...q].length >= 3;
     const phrase = `"${(long ? q : spacedText(q)!).replaceAll('"', '""')}"`;
-    return (long ? trigram : shortTrigram).all({ ...params, q: phrase }) as LinkRecord[];
+    return ((long ? trigram : shortTrigram).all({ ...params, q: phrase }) as LinkRow[]).map(linkOf);
   };
 }

@@ -1,8 +1,8 @@
-import type { LinkRecord, LinkStore } from '../ports.js';
+import type { LinkStore } from '../ports.js';
 import type { LinkIds } from '../../domain/ids.js';
 import type { Random } from '../../domain/random.js';
 import { linkChanges } from '../operations/links.js';
-import { LINK_COLUMNS, linkSql } from '../sql/links.js';
+import { LINK_COLUMNS, linkOf, linkOrNull, linkSql, type LinkRow } from '../sql/links.js';
 import type { Db } from './database.js';
 import { linkSearch } from './link-search.js';
 import type { sqliteOperations } from './link-queries.js';
@@ -14,7 +14,7 @@ import { cachedRead } from './read-cache.js';
 export function sqliteLinks(db: Db, random: Random, ids: LinkIds, perform: ReturnType<typeof sqliteOperations>): LinkStore {
   const read = prepareAll(db, { byCode: linkSql.byCode, byName: linkSql.byName });
   // getLink and every change of a link start here.
-  const byCode = cachedRead(db, 10_000, (code: string) => code, (code: string) => read.byCode.get({ code }) ?? null);
+  const byCode = cachedRead(db, 10_000, (code: string) => code, (code: string) => linkOrNull(read.byCode.get({ code })));
   const search = linkSearch(db);
   // One statement for any number of links: SQLite binds the ids as a JSON array, so it is prepared once.
   const byIds = db.prepare(`SELECT ${LINK_COLUMNS} FROM links l WHERE l.id IN (SELECT value FROM json_each(?))`);
@@ -22,8 +22,8 @@ export function sqliteLinks(db: Db, random: Random, ids: LinkIds, perform: Retur
   return {
     ...linkChanges(perform, random, ids),
     findByCode: async (code) => byCode(code),
-    findByName: async (name) => read.byName.get({ name }) ?? null,
-    findByIds: async (ids) => byIds.all(JSON.stringify(ids)) as LinkRecord[],
+    findByName: async (name) => linkOrNull(read.byName.get({ name })),
+    findByIds: async (ids) => (byIds.all(JSON.stringify(ids)) as LinkRow[]).map(linkOf),
     list: async (teamId, filter, page) => search(teamId, filter, page),
     activeDestinations: sqliteActiveDestinations(db),
   };

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { hashPassword } from '../../auth/password.js';
+import { hashPassword } from '../../support/password.js';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import { count, timeToWait } from '../../shared/words.js';

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { hashPassword, verifyPassword } from '../../auth/password.js';
+import { hashPassword, verifyPassword } from '../../support/password.js';
 import { emailOrNull, MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import { HOUR_MS } from '../../domain/limits.js';
 import { EmailTaken } from '../../store/ports.js';

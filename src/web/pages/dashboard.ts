@@ -10,6 +10,7 @@ import { NOTE_MAX } from '../../domain/note.js';
 import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import type { Team } from '../../store/ports.js';
+import { DEFAULT_NEW_LINK_OPTIONS } from '../../tools/link-options.js';
 import { createLink } from '../../tools/create-link.js';
 import { teamLinks } from '../../tools/team-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
@@ -104,6 +105,7 @@ ${PAGE_SCRIPT_TAG}`,
         destination: values.destination,
         name: values.name === '' ? null : values.name,
         note: values.note === '' ? null : values.note,
+        ...DEFAULT_NEW_LINK_OPTIONS,
       };
       try {
         const link = await runTool(ctx, createLink, me, params);

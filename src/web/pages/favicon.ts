@@ -2,17 +2,28 @@ import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { dataPath } from '../../paths.js';
 
-/** The icon browsers show in tabs and bookmarks: SVG for those that take it, ICO for those that ask by the old name. */
-const ICONS = {
+/**
+ * Short links live at the root, so crawlers are kept from all of it but the home page (`/$` is the root alone, as
+ * RFC 9309 reads `$`): no search engine lists a short link in its destination's place.
+ */
+const ROBOTS_TXT = 'User-agent: *\nAllow: /$\nDisallow: /\n';
+
+/**
+ * The files asked for by name at the root: the icon browsers show in tabs and bookmarks (SVG for those that take it,
+ * ICO for those that ask by the old name), and what crawlers may index.
+ */
+const FILES = {
   '/favicon.svg': { type: 'image/svg+xml', body: readFileSync(dataPath('favicon.svg')) },
   '/favicon.ico': { type: 'image/x-icon', body: readFileSync(dataPath('favicon.ico')) },
+  '/robots.txt': { type: 'text/plain; charset=utf-8', body: ROBOTS_TXT },
 };
 
 export function faviconRoutes(app: Express): void {
-  for (const [path, icon] of Object.entries(ICONS)) {
+  for (const [path, file] of Object.entries(FILES)) {
     app.get(path, (_req, res) => {
-      // Browsers ask for the icon on every page load; a day of caching spares them and us.
-      res.set({ 'Content-Type': icon.type, 'Cache-Control': 'public, max-age=86400' }).send(icon.body);
+      // Browsers ask for the icon on every page load, crawlers for robots.txt on every visit; a day of caching
+      // spares them and us.
+      res.set({ 'Content-Type': file.type, 'Cache-Control': 'public, max-age=86400' }).send(file.body);
     });
   }
 }

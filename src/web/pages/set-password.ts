@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { hashPassword } from '../../auth/password.js';
+import { hashPassword } from '../../support/password.js';
 import { PASSWORD_LINK_HOURS, passwordLinkHashOrNull, SET_PASSWORD_PATH } from '../../auth/password-link.js';
 import { MAX_PASSWORD, MIN_PASSWORD, passwordFits } from '../../domain/account-rules.js';
 import type { PasswordLinkState, Person } from '../../store/ports.js';

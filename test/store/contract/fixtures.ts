@@ -4,7 +4,7 @@ import { CODE_LENGTH } from '../../../src/domain/code.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../src/domain/limits.js';
 import type { Random } from '../../../src/domain/random.js';
 import { ApiError, type ErrorCode } from '../../../src/errors.js';
-import type { LinkRecord, Person, Store, Team } from '../../../src/store/ports.js';
+import type { LinkOptions, LinkRecord, Person, Store, Team } from '../../../src/store/ports.js';
 
 /** A store opened on a database of its own, empty, for one test. */
 export interface OpenedStore {
@@ -86,7 +86,7 @@ export interface NewPerson {
   addedByOperator?: boolean;
 }
 
-export interface NewTestLink {
+export interface NewTestLink extends Partial<LinkOptions> {
   destination?: string;
   name?: string | null;
   note?: string | null;
@@ -155,9 +155,9 @@ export function storeUnderTest(open: OpenStore): StoreUnderTest {
       return live().teams.add({ name, ownerId: (owner ?? (await this.person())).id }, now);
     },
     async link(team, input = {}, now = T0, limits = ROOMY) {
-      const { destination = 'https://example.com/', name = null, note = null } = input;
+      const { destination = 'https://example.com/', name = null, note = null, ...options } = input;
       const teamCreatedAt = new Date(team.createdAt);
-      return live().links.create({ teamId: team.id, teamCreatedAt, destination, name, note }, limits, now);
+      return live().links.create({ teamId: team.id, teamCreatedAt, destination, name, note, ...options }, limits, now);
     },
   };
 }
