@@ -13,11 +13,13 @@ import { reportLink } from './report-link.js';
 import { setLinkOptions } from './set-link-options.js';
 import { setNote } from './set-note.js';
 import { teamLinks } from './team-links.js';
+import { teamTags } from './team-tags.js';
 
 /** The registry: every surface loops over this list. Its order is the order of the docs and tools/list. */
 export const tools: readonly Tool[] = [
   myTeams,
   teamLinks,
+  teamTags,
   linkByCode,
   linkClicks,
   clickBreakdown,

@@ -194,7 +194,16 @@ const cases: Case[] = [
   { title: 'listLinks search and state', operation: 'listLinks', expected: success,
     input: async (f) => { await link(f, { note: 'needle' }); await link(f); return { team: f.teamId, q: 'NEEDLE', state: 'active' }; },
     check: (body) => expect(body.data.map((l: any) => l.note)).toEqual(['needle']) },
+  { title: 'listLinks by tag', operation: 'listLinks', expected: success,
+    input: async (f) => { await link(f, { tags: ['fair'], note: 'tagged' }); await link(f); return { team: f.teamId, tag: 'fair' }; },
+    check: (body) => expect(body.data.map((l: any) => [l.note, l.tags])).toEqual([['tagged', ['fair']]]) },
   { title: 'listLinks unknown team', operation: 'listLinks', input: () => ({ team: 'team_nope' }), expected: error(404, 'not_found', 'team') },
+
+  // listTags / teamTags
+  { title: 'listTags', operation: 'listTags', expected: success,
+    input: async (f) => { await link(f, { tags: ['fair', 'print'] }); await link(f, { tags: ['fair'] }); return { team: f.teamId }; },
+    check: (body) => expect(body).toEqual({ data: [{ tag: 'fair', links: 2 }, { tag: 'print', links: 1 }] }) },
+  { title: "listTags another person's team", operation: 'listTags', input: () => ({ team: stranger.teamId }), expected: error(404, 'not_found', 'team') },
   { title: "listLinks another person's team", operation: 'listLinks', input: () => ({ team: stranger.teamId }), expected: error(404, 'not_found', 'team') },
   { title: 'listLinks bad state', operation: 'listLinks', input: (f) => ({ team: f.teamId, state: 'gone' }), expected: error(400, 'bad_request', 'state') },
   { title: 'listLinks missing team', operation: 'listLinks', input: () => ({}), expected: error(400, 'bad_request', 'team') },

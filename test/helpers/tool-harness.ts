@@ -184,7 +184,7 @@ export class ToolHarness {
   /** A link made by createLink, which must succeed; `https://example.com/page` unless a destination is given. */
   async link(
     actor: Caller & { teamId?: string },
-    fields: { destination?: string; name?: string | null; note?: string | null } = {},
+    fields: { destination?: string; name?: string | null; note?: string | null; tags?: string[] } = {},
     team = actor.teamId,
   ): Promise<Link> {
     return this.ok(createLink, actor, { team, destination: 'https://example.com/page', ...fields });

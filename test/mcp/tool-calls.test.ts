@@ -14,7 +14,7 @@ import type { Actor } from '../helpers/tool-harness.js';
 
 // The registry's order is the order of tools/list.
 const TOOL_NAMES = registry.map((tool) => tool.name);
-const READS = ['myTeams', 'teamLinks', 'linkByCode', 'linkClicks', 'clickBreakdown'];
+const READS = ['myTeams', 'teamLinks', 'teamTags', 'linkByCode', 'linkClicks', 'clickBreakdown'];
 
 let mcp: McpHarness;
 

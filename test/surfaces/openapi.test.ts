@@ -24,7 +24,8 @@ const SPEC: Record<string, { params: string[]; errors: Record<number, string[]> 
     },
   },
   createLinks: { params: ['team', 'links'], errors: {} },
-  listLinks: { params: ['team', 'state', 'q', 'limit', 'after'], errors: { 400: ['cursor_mismatch'] } },
+  // tag: issue 24's (docs/behaviour.md, "Link options").
+  listLinks: { params: ['team', 'state', 'q', 'tag', 'limit', 'after'], errors: { 400: ['cursor_mismatch'] } },
   getLink: { params: ['code'], errors: {} },
   setDestination: {
     params: ['code', 'destination'],
@@ -45,7 +46,8 @@ const SPEC: Record<string, { params: string[]; errors: Record<number, string[]> 
   linkClicks: { params: ['code'], errors: {} },
   // Not the spec's: issue 23 adds it (docs/behaviour.md, "Click analytics").
   clickBreakdown: { params: ['code', 'team', 'by', 'days'], errors: {} },
-  // Not the spec's: issue 24 adds it (docs/behaviour.md, "Link options").
+  // Not the spec's: issue 24 adds them (docs/behaviour.md, "Link options").
+  listTags: { params: ['team'], errors: {} },
   setLinkOptions: {
     params: ['code', 'expiresAt', 'maxClicks', 'password', 'tags', 'forwardQuery'],
     errors: {
@@ -132,7 +134,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes[name!].description).toMatch(/Developers page|shortlinks token create/);
   });
 
-  it('has exactly the 10 operations of the spec, clickBreakdown and setLinkOptions, each a POST named after its tool', () => {
+  it('has exactly the 10 operations of the spec, clickBreakdown, listTags and setLinkOptions, each a POST named after its tool', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(SPEC).map((op) => `/${op}`).sort());
     for (const operation of Object.keys(SPEC)) {
       expect(Object.keys(doc.paths[`/${operation}`])).toEqual(['post']);

@@ -83,6 +83,27 @@ describe('teamLinks', () => {
     expect(await codes()).toEqual([disabled.code, flagged.code, active.code]);
   });
 
+  describe('tag', () => {
+    it('keeps the links carrying it, newest first, paged with the same cursor rules; q finds tags too', async () => {
+      const first = await h.link(alice, { tags: ['fair', 'print'] });
+      await h.link(alice, { tags: ['winter'] });
+      const third = await h.link(alice, { tags: ['fair'] });
+      expect(await codes({ tag: 'fair' })).toEqual([third.code, first.code]);
+      expect(await pages({ tag: 'fair', limit: 1 })).toEqual([[third.code], [first.code]]);
+      expect(await codes({ tag: 'none-such' })).toEqual([]);
+      expect(await codes({ q: 'PRIN' })).toEqual([first.code]);
+      expect(await codes({ q: 'print', tag: 'winter' })).toEqual([]);
+    });
+
+    it('a cursor of one tag is refused for another: 400 cursor_mismatch', async () => {
+      await h.link(alice, { tags: ['fair'] });
+      await h.link(alice, { tags: ['fair'] });
+      const { next } = await h.ok(teamLinks, alice, { team: alice.teamId, tag: 'fair', limit: 1 });
+      expect(await list({ tag: 'other', after: next, limit: 1 })).toEqual(problem(400, 'cursor_mismatch', 'after'));
+      expect(await list({ after: next, limit: 1 })).toEqual(problem(400, 'cursor_mismatch', 'after'));
+    });
+  });
+
   describe('q', () => {
     let linkA: Link;
     let linkB: Link;

@@ -48,7 +48,7 @@ export interface LinkQueries {
   /** Sets all the link's options (the link's row; its tags' rows are setTags'). */
   setOptions(id: string, options: LinkOptions, changedAt: string): void;
   /** Replaces the rows of link_tags of the link with one per tag. */
-  setTags(id: string, teamId: string, tags: readonly string[]): void;
+  setTags(link: Pick<LinkRecord, 'id' | 'teamId' | 'seq'>, tags: readonly string[]): void;
   setDestination(id: string, destination: string, changedAt: string): void;
   setNote(id: string, note: string | null, changedAt: string): void;
   setName(id: string, name: string | null, changedAt: string): void;

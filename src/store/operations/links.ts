@@ -64,11 +64,12 @@ export function linkOperations(random: Random, ids: LinkIds) {
       forwardQuery: input.forwardQuery ?? false,
     };
     yield* q.insertLink({ id, teamId, code, name, destination, note, createdAt: createdAt.toISOString(), ...options });
-    if (options.tags.length > 0) yield* q.setTags(id, teamId, options.tags);
+    const made = yield* readLink(id);
+    if (options.tags.length > 0) yield* q.setTags(made, options.tags);
     yield* q.addEvent(teamId, 'create', now.getTime());
     yield* purgeOldEvents(now);
     yield* q.changed(code, name);
-    return yield* readLink(id);
+    return made;
   }
 
   /**
@@ -133,7 +134,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     if (same) return link;
     yield* countChange(link, now, limits);
     yield* q.setOptions(id, options, now.toISOString());
-    if (tagsChanged) yield* q.setTags(id, link.teamId, options.tags);
+    if (tagsChanged) yield* q.setTags(link, options.tags);
     yield* q.changed(link.code, link.name);
     return yield* readLink(id);
   }

@@ -18,7 +18,7 @@ export interface LinkRecord {
   changedAt: string | null;
   expiresAt: string | null;
   maxClicks: number | null;
-  /** The password's slow hash (auth/password.ts), or null: it never leaves the service. */
+  /** The password's slow hash (support/password.ts), or null: it never leaves the service. */
   passwordHash: string | null;
   /** Sorted, each once. */
   tags: string[];
@@ -53,7 +53,16 @@ export interface NewLink extends Partial<LinkOptions> {
 
 export interface LinkFilter {
   state: LinkState | null;
+  /** A case-insensitive part of the code, name, destination, note or a tag. */
   q: string | null;
+  /** Only links carrying this tag. */
+  tag?: string | null;
+}
+
+/** One of a team's tags, with the links carrying it. */
+export interface TagCount {
+  tag: string;
+  links: number;
 }
 
 /** A createMany item's outcome: the link made, or the refusal createLink would have answered for it. */
@@ -78,6 +87,8 @@ export interface LinkStore {
   nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Promise<void>;
   /** Newest first, `limit` rows after the row with seq `after`. */
   list(teamId: string, filter: LinkFilter, page: Page<number>): Promise<LinkRecord[]>;
+  /** The team's tags, each with its links, by tag. */
+  tags(teamId: string): Promise<TagCount[]>;
   setDestination(id: string, destination: string, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
   setNote(id: string, note: string | null, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
   /**

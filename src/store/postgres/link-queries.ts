@@ -40,9 +40,9 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
     retireName: (name) => run(linkSql.retireName, { name }),
     insertLink: (link) => run(linkSql.insert, { ...link, ...storedOptions(link) }),
     setOptions: (id, options, at) => run(linkSql.setOptions, { id, at, ...storedOptions(options) }),
-    setTags: async (id, teamId, tags) => {
+    setTags: async ({ id, teamId, seq }, tags) => {
       await run(linkSql.clearTags, { id });
-      for (const tag of tags) await run(linkSql.addTag, { id, teamId, tag });
+      for (const tag of tags) await run(linkSql.addTag, { id, teamId, seq, tag });
     },
     setDestination: (id, destination, at) => run(linkSql.setDestination, { id, destination, at }),
     setNote: (id, note, at) => run(linkSql.setNote, { id, note, at }),

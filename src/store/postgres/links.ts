@@ -7,6 +7,7 @@ import { LINK_COLUMNS, linkOf, linkOrNull, linkSql, type LinkRow } from '../sql/
 import type { pgOperations } from './operations.js';
 import { row, rows } from './query.js';
 import { pgLinkSearch } from './search.js';
+import { withTags } from '../tagged-links.js';
 
 /** The PostgreSQL LinkStore: reads here, changes as the shared operations (store/operations/links.ts). */
 export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: ReturnType<typeof pgOperations>): LinkStore {
@@ -15,7 +16,15 @@ export function pgLinks(pool: pg.Pool, random: Random, ids: LinkIds, perform: Re
     findByCode: async (code) => linkOrNull(await row(pool, linkSql.byCode, { code })),
     findByName: async (name) => linkOrNull(await row(pool, linkSql.byName, { name })),
     findByIds: async (ids) => (await rows<LinkRow>(pool, `SELECT ${LINK_COLUMNS} FROM links l WHERE l.id = ANY($1::text[])`, [[...ids]])).map(linkOf),
-    list: pgLinkSearch(pool),
+    list: withTags(pgLinkSearch(pool), {
+      tagged: async (teamId, tag, state, before, limit) =>
+        (state
+          ? await rows(pool, linkSql.newestTaggedInState, { teamId, tag, state, before, limit })
+          : await rows(pool, linkSql.newestTagged, { teamId, tag, before, limit })
+        ).map(linkOf),
+      tagsHolding: async (teamId, part, limit) => (await rows(pool, linkSql.tagsHolding, { teamId, part, limit })).map((row) => row.tag),
+    }),
+    tags: (teamId) => rows(pool, linkSql.teamTags, { teamId }),
     activeDestinations: (after, limit) => rows(pool, linkSql.activeDestinations, { after, limit }),
   };
 }

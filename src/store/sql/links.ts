@@ -91,7 +91,9 @@ export const linkSql = {
   ),
   /** The rows link_tags keeps of a link's tags, for finding a team's links by tag. */
   clearTags: sql<{ id: string }>('DELETE FROM link_tags WHERE link_id = :id'),
-  addTag: sql<{ id: string; teamId: string; tag: string }>('INSERT INTO link_tags (link_id, team_id, tag) VALUES (:id, :teamId, :tag)'),
+  addTag: sql<{ id: string; teamId: string; seq: number; tag: string }>(
+    'INSERT INTO link_tags (link_id, team_id, tag, seq) VALUES (:id, :teamId, :tag, :seq)',
+  ),
   setDestination: sql<Changing<{ destination: string }>>('UPDATE links SET destination = :destination, changed_at = :at WHERE id = :id'),
   setNote: sql<Changing<{ note: string | null }>>('UPDATE links SET note = :note, changed_at = :at WHERE id = :id'),
   setName: sql<Changing<{ name: string | null }>>('UPDATE links SET name = :name, changed_at = :at WHERE id = :id'),
@@ -101,6 +103,26 @@ export const linkSql = {
   /** The daily unsafe-site re-check's page: paged by the primary key, from where the last page ended. */
   activeDestinations: sql<{ after: number; limit: number }, ActiveLink>(
     "SELECT seq, code, destination FROM links WHERE state = 'active' AND seq > :after ORDER BY seq LIMIT :limit",
+  ),
+  /** listLinks by tag: the team's links carrying it below the cursor, newest first, down link_tags' index. */
+  newestTagged: sql<{ teamId: string; tag: string; before: number; limit: number }, LinkRow>(
+    `SELECT ${LINK_COLUMNS} FROM link_tags t JOIN links l ON l.id = t.link_id
+     WHERE t.team_id = :teamId AND t.tag = :tag AND t.seq < :before ORDER BY t.seq DESC LIMIT :limit`,
+  ),
+  /** The same in one state (tagged links are walked, those in other states left out). */
+  newestTaggedInState: sql<{ teamId: string; tag: string; state: LinkState; before: number; limit: number }, LinkRow>(
+    `SELECT ${LINK_COLUMNS} FROM link_tags t JOIN links l ON l.id = t.link_id
+     WHERE t.team_id = :teamId AND t.tag = :tag AND t.seq < :before AND l.state = :state ORDER BY t.seq DESC LIMIT :limit`,
+  ),
+  /** The team's tags, each with its links, by tag (bytes: both databases alike). */
+  teamTags: sql<{ teamId: string }, { tag: string; links: number }>(
+    (d) => `SELECT tag, ${d.name === 'postgres' ? 'count(*)::int' : 'count(*)'} AS links FROM link_tags WHERE team_id = :teamId
+     GROUP BY tag ORDER BY tag${d.bytes}`,
+  ),
+  /** The team's tags holding `part` (tags are lowercase, `part` lowercased), at most `limit`, by tag. */
+  tagsHolding: sql<{ teamId: string; part: string; limit: number }, { tag: string }>(
+    (d) => `SELECT tag FROM link_tags WHERE team_id = :teamId AND ${d.name === 'postgres' ? 'strpos(tag, :part)' : 'instr(tag, :part)'} > 0
+     GROUP BY tag ORDER BY tag${d.bytes} LIMIT :limit`,
   ),
   /** listLinks without q: the team's links below the cursor, newest first, down the (team, seq) index. */
   newest: sql<{ teamId: string; before: number; limit: number }, LinkRow>(

@@ -129,8 +129,8 @@ export const sharedMigrations: readonly DialectText[] = [
   `,
   // 7 (SQLite's 26, PostgreSQL's 20): link options (domain/link-options.ts). Links made before keep today's
   // behaviour: no end, no cap, no password, no tags, and the visitor's query string not passed on. A link's tags are
-  // kept twice: sorted on the link, read with it; and one row each in link_tags, for finding a team's links by tag
-  // and counting them.
+  // kept twice: sorted on the link, read with it; and one row each in link_tags, with the link's seq, for paging a
+  // team's links by tag newest first down one index, and counting them.
   (d) => {
     const add = (column: string) => `ALTER TABLE links ADD COLUMN ${d.name === 'postgres' ? 'IF NOT EXISTS ' : ''}${column};`;
     return `
@@ -143,9 +143,10 @@ export const sharedMigrations: readonly DialectText[] = [
     link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
     team_id TEXT NOT NULL,
     tag TEXT NOT NULL,
+    seq ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
     PRIMARY KEY (link_id, tag)
   )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
-  CREATE INDEX IF NOT EXISTS link_tags_by_team ON link_tags(team_id, tag, link_id);
+  CREATE INDEX IF NOT EXISTS link_tags_by_team ON link_tags(team_id, tag, seq);
   `;
   },
 ];

@@ -44,9 +44,9 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     retireName: (name) => void s.retireName.run({ name }),
     insertLink: (link) => void s.insert.run({ ...link, ...storedOptions(link) }),
     setOptions: (id, options, at) => void s.setOptions.run({ id, at, ...storedOptions(options) }),
-    setTags: (id, teamId, tags) => {
+    setTags: ({ id, teamId, seq }, tags) => {
       s.clearTags.run({ id });
-      for (const tag of tags) s.addTag.run({ id, teamId, tag });
+      for (const tag of tags) s.addTag.run({ id, teamId, seq, tag });
     },
     setDestination: (id, destination, at) => void s.setDestination.run({ id, destination, at }),
     setNote: (id, note, at) => void s.setNote.run({ id, note, at }),

@@ -3,6 +3,7 @@ import type { Db } from './database.js';
 import { LINK_COLUMNS, linkOf, linkSql, type LinkRow } from '../sql/links.js';
 import { prepareAll } from './prepare.js';
 import { spacedText } from './spaced-text.js';
+import { linkHolds } from '../tagged-links.js';
 
 /** A team up to this size is searched by reading its links; a larger one through the indexes. */
 const SMALL_TEAM = 2000;
@@ -36,10 +37,9 @@ export function linkSearch(db: Db) {
     const before = after ?? Number.MAX_SAFE_INTEGER;
     if (q === null || q === '') return newest(teamId, state, before, limit);
     if ((teamSize.get({ teamId })?.n ?? 0) <= SMALL_TEAM) {
-      const needle = q.toLowerCase();
-      const found = (link: LinkRecord) =>
-        [link.code, link.name, link.destination, link.note].some((text) => text?.toLowerCase().includes(needle));
-      return newest(teamId, state, before, SMALL_TEAM).filter(found).slice(0, limit);
+      return newest(teamId, state, before, SMALL_TEAM)
+        .filter((link) => linkHolds(link, q))
+        .slice(0, limit);
     }
     const params = { teamId, state, before, limit };
     const long = [...q].length >= 3;

@@ -65,6 +65,71 @@ export function linkOptions(open: OpenStore): void {
       expect(await s.store.links.findByCode(flagged.code)).toMatchObject({ state: 'flagged', maxClicks: null });
     });
 
+    describe('tags', () => {
+      const page = (limit: number, after: number | null = null) => ({ limit, after });
+      const codes = (links: Array<{ code: string }>) => links.map((link) => link.code);
+
+      it('lists a team’s links carrying a tag, newest first, paged, in a state; counts each tag’s links', async () => {
+        const team = await s.team();
+        const other = await s.team();
+        const a = await s.link(team, { tags: ['spring', 'print'] });
+        const b = await s.link(team, { tags: ['spring'] });
+        const c = await s.link(team, { tags: ['autumn'] });
+        const d = await s.link(team, { tags: ['spring'] });
+        await s.link(other, { tags: ['spring'] });
+        const list = (filter: { tag: string; state?: 'active' | 'flagged' | null; q?: string | null }, limit = 10, after: number | null = null) =>
+          s.store.links.list(team.id, { state: null, q: null, ...filter }, page(limit, after));
+        expect(codes(await list({ tag: 'spring' }))).toEqual(codes([d, b, a]));
+        const first = await list({ tag: 'spring' }, 2);
+        expect(codes(first)).toEqual(codes([d, b]));
+        expect(codes(await list({ tag: 'spring' }, 2, first.at(-1)!.seq))).toEqual(codes([a]));
+        await s.store.links.setState(b.code, 'flagged', T0);
+        expect(codes(await list({ tag: 'spring', state: 'active' }))).toEqual(codes([d, a]));
+        expect(codes(await list({ tag: 'spring', state: 'flagged' }))).toEqual(codes([b]));
+        expect(codes(await list({ tag: 'nothing' }))).toEqual([]);
+        expect(await s.store.links.tags(team.id)).toEqual([
+          { tag: 'autumn', links: 1 },
+          { tag: 'print', links: 1 },
+          { tag: 'spring', links: 3 },
+        ]);
+        expect(c.tags).toEqual(['autumn']);
+      });
+
+      it('a tag and a q together keep the tagged links holding q', async () => {
+        const team = await s.team();
+        const kept = await s.link(team, { tags: ['fair'], note: 'Poster A' });
+        await s.link(team, { tags: ['fair'], note: 'Flyer' });
+        await s.link(team, { tags: ['other'], note: 'Poster B' });
+        const found = await s.store.links.list(team.id, { state: null, q: 'poster', tag: 'fair' }, page(10));
+        expect(codes(found)).toEqual(codes([kept]));
+      });
+
+      it('q also finds links by their tags, merged newest first with the other matches, and paged', async () => {
+        const team = await s.team();
+        const byTag = await s.link(team, { tags: ['summer-sale'] });
+        const byNote = await s.link(team, { note: 'summer-sale flyer' });
+        const both = await s.link(team, { tags: ['summer-sale'], note: 'summer-sale' });
+        await s.link(team, { tags: ['winter'] });
+        const list = (limit: number, after: number | null = null) => s.store.links.list(team.id, { state: null, q: 'SALE' }, page(limit, after));
+        expect(codes(await list(10))).toEqual(codes([both, byNote, byTag]));
+        const first = await list(2);
+        expect(codes(first)).toEqual(codes([both, byNote]));
+        expect(codes(await list(2, first.at(-1)!.seq))).toEqual(codes([byTag]));
+      });
+
+      it('changing the tags, or deleting the link, changes what is found and counted', async () => {
+        const team = await s.team();
+        const link = await s.link(team, { tags: ['old'] });
+        await s.store.links.setOptions(link.id, { tags: ['new'] }, ROOMY, at(MINUTE));
+        expect(await s.store.links.list(team.id, { state: null, q: null, tag: 'old' }, page(10))).toEqual([]);
+        expect(codes(await s.store.links.list(team.id, { state: null, q: null, tag: 'new' }, page(10)))).toEqual([link.code]);
+        expect(await s.store.links.tags(team.id)).toEqual([{ tag: 'new', links: 1 }]);
+        await s.store.links.delete(link.id, ROOMY, at(2 * MINUTE));
+        expect(await s.store.links.tags(team.id)).toEqual([]);
+        expect(await s.store.links.list(team.id, { state: null, q: null, tag: 'new' }, page(10))).toEqual([]);
+      });
+    });
+
     it('tells the link’s code and name as changed, so every cache lets go of the old options', async () => {
       const link = await s.link(await s.team(), { name: 'told-options' });
       const told: Array<string[] | null> = [];
