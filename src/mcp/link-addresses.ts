@@ -1,9 +1,9 @@
 import { linkSchema, type Link } from '../tools/schemas.js';
 
 /**
- * The second text item of a tool result: for every link the result returns, its short addresses and QR code's
- * address, which the spec's Link (a code and a name) leaves to the reader to put together. Plain functions of the
- * result, so they outlive any change of MCP SDK.
+ * The second text item of a tool result: for every link the result returns, its short addresses, its QR code's
+ * address and, when it has them, its options, in lines an assistant can repeat. Plain functions of the result, so
+ * they outlive any change of MCP SDK.
  */
 export function linkAddressesText(result: unknown, publicUrl: string): string | null {
   const links = linksIn(result);
@@ -18,14 +18,31 @@ const STATE_LINE: Record<Link['state'], string | null> = {
 
 function linkAddresses(link: Link, publicUrl: string): string {
   const lines = [
-    `Short link: ${publicUrl}/${link.code}`,
-    ...(link.name === null ? [] : [`By name: ${publicUrl}/${link.name}`]),
+    `Short link: ${link.shortUrl}`,
+    ...(link.nameUrl === null ? [] : [`By name: ${link.nameUrl}`]),
     // QR codes are drawn for the code only, so a printed one survives renames.
     `QR code: ${publicUrl}/${link.code}/qr`,
     `Leads to: ${link.destination}`,
+    ...optionLines(link),
     STATE_LINE[link.state],
   ];
   return lines.filter((line) => line !== null).join('\n');
+}
+
+/**
+ * A line for each option that differs from a new link's defaults (docs/behaviour.md, "Link options"), none for a
+ * link without options. Nothing about the password but that there is one.
+ */
+function optionLines(link: Link): string[] {
+  return [
+    ...(link.expiresAt === null ? [] : [`Ends: ${link.expiresAt}`]),
+    ...(link.maxClicks === null ? [] : [`Click cap: ${link.maxClicks}`]),
+    ...(link.hasPassword ? ['Password: required'] : []),
+    ...(link.tags.length === 0 ? [] : [`Tags: ${link.tags.join(', ')}`]),
+    // New links pass it on; links made before options existed do not, which is worth knowing when a campaign's
+    // parameters never arrive.
+    ...(link.forwardQuery ? [] : ['Query string: not passed on']),
+  ];
 }
 
 /** Every Link in a result, in the order it holds them: a Link itself, a page's rows, createLinks' made items. */

@@ -125,6 +125,8 @@ describe('the link card', () => {
     expect(await decodeQr(view)).toBe(`${address}?qr`);
     expect(await view.getByRole('img', { name: `QR code for ${address}` }).count()).toBe(1);
     expect(await view.locator('dd').allTextContents()).toEqual([link.destination, NOTE, 'Active']);
+    // A link without options shows none.
+    expect(await view.locator('.options, .tags').count()).toBe(0);
     expect(await view.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe(theme);
     const background = await view.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe(theme === 'dark' ? 'rgb(27, 27, 31)' : 'rgb(255, 255, 255)');
@@ -156,6 +158,40 @@ describe('the link card', () => {
     const { page, view } = await mount('ui://shortlinks/link-card', {}, result);
     await expect.poll(() => view.locator(`dd.state-${state}`).textContent()).toBe(words);
     expect(await view.locator('dd').nth(1).textContent()).toBe('No note');
+    await page.close();
+  });
+
+  it('shows the options a real setLinkOptions result has: when it ends, its click cap, its password and its tags', async () => {
+    const made: any = await client.callTool({ name: 'createLink', arguments: { team: alice.teamId, destination: 'https://example.com/options' } });
+    const password = 'correct horse battery';
+    const result: any = await client.callTool({
+      name: 'setLinkOptions',
+      arguments: { code: made.structuredContent.code, expiresAt: '2027-01-31T19:00:00+01:00', maxClicks: 500, password, tags: ['print', 'fair'] },
+    });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const mounted = await mount('ui://shortlinks/link-card', {}, result);
+    const { view } = mounted;
+    await expect.poll(() => view.locator('.options li').allTextContents()).toEqual([
+      'Ends 31 Jan 2027, 18:00 UTC',
+      'Ends after 500 clicks',
+      'Protected by a password',
+    ]);
+    expect(await view.getByRole('list', { name: 'Tags' }).locator('li').allTextContents()).toEqual(['fair', 'print']);
+    expect(await view.locator('dd').allTextContents()).toEqual(['https://example.com/options', 'No note', 'Active']);
+    expect(await view.locator('body').textContent()).not.toContain(password);
+    expect(await scrollsSideways(view)).toBe(false);
+    expect(mounted.problems).toEqual([]);
+    await mounted.page.close();
+  });
+
+  it('says a link ended once its end is past, and shows tags holding markup as text', async () => {
+    const result: any = await client.callTool({ name: 'linkByCode', arguments: { code: link.code } });
+    result.structuredContent = { ...result.structuredContent, expiresAt: '2020-02-29T07:05:00.000Z', maxClicks: 10_000_000, tags: ['<b>bold</b>', 'plain'] };
+    const { page, view, problems } = await mount('ui://shortlinks/link-card', { code: link.code }, result);
+    await expect.poll(() => view.locator('.options li').allTextContents()).toEqual(['Ended 29 Feb 2020, 07:05 UTC', 'Ends after 10,000,000 clicks']);
+    expect(await view.locator('.tag').allTextContents()).toEqual(['<b>bold</b>', 'plain']);
+    expect(await view.locator('b').count()).toBe(0);
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -4,9 +4,10 @@ import { QR_META_KEY } from './view-data.js';
 
 /**
  * The link card, for every tool that answers links (createLink, createLinks, linkByCode, changeDestination,
- * renameLink, setNote): each link's short addresses with copy buttons, its QR code, destination, note and state, its
- * clicks on request (linkClicks, through the host) and its page in the web app. createLinks' failed items are
- * listed with their messages.
+ * renameLink, setNote, setLinkOptions): each link's short addresses with copy buttons, its QR code, destination, note
+ * and state, the options it has (when it ends, its click cap, that a password guards it, its tags), its clicks on
+ * request (linkClicks, through the host) and its page in the web app. createLinks' failed items are listed with
+ * their messages.
  */
 export const linkCard: View = {
   title: 'Short link',
@@ -17,6 +18,9 @@ export const linkCard: View = {
 .qr{width:132px;height:132px;flex:none;background:#fff;border:1px solid var(--line);border-radius:4px}
 .addresses{flex:1 1 160px;min-width:0}
 .clicks{margin:4px 0 0}
+.options{list-style:none;padding:0;margin:0 0 8px}
+.tags{list-style:none;padding:0;margin:0 0 8px;display:flex;flex-wrap:wrap;gap:4px}
+.tag{border:1px solid var(--line);border-radius:999px;padding:0 8px;font-size:.85rem;overflow-wrap:anywhere;min-width:0}
 `,
   script: String.raw`
 var STATE_WORDS = {
@@ -40,14 +44,51 @@ function qrCode(rows, address) {
   return svg;
 }
 
+var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function twoDigits(number) { return (number < 10 ? '0' : '') + number; }
+
+/** A moment as people read it, in UTC (the service's time, whatever the reader's zone): 31 Jan 2027, 18:00 UTC. */
+function utcMoment(date) {
+  return date.getUTCDate() + ' ' + MONTHS[date.getUTCMonth()] + ' ' + date.getUTCFullYear() + ', ' +
+    twoDigits(date.getUTCHours()) + ':' + twoDigits(date.getUTCMinutes()) + ' UTC';
+}
+
+/** 10000000 as 10,000,000. */
+function grouped(number) { return String(number).replace(/\B(?=(\d{3})+$)/g, ','); }
+
+/**
+ * The options a link has, one line each, and its tags as chips; nothing for a link without options. Whether it
+ * ended is told by this frame's clock at the time it draws, as the card knows no other; the click cap's count is not
+ * in the result, so a cap is told as it is.
+ */
+function linkOptions(link) {
+  var lines = [];
+  var ends = typeof link.expiresAt === 'string' ? new Date(link.expiresAt) : null;
+  if (ends && !isNaN(ends.getTime())) lines.push((ends.getTime() <= Date.now() ? 'Ended ' : 'Ends ') + utcMoment(ends));
+  if (typeof link.maxClicks === 'number' && link.maxClicks >= 1 && Math.floor(link.maxClicks) === link.maxClicks) {
+    lines.push('Ends after ' + grouped(link.maxClicks) + (link.maxClicks === 1 ? ' click' : ' clicks'));
+  }
+  if (link.hasPassword === true) lines.push('Protected by a password');
+  var nodes = lines.length ? [el('ul', 'options', lines.map(function (line) { return el('li', '', [line]); }))] : [];
+  var tags = Array.isArray(link.tags) ? link.tags.filter(function (tag) { return typeof tag === 'string' && tag !== ''; }) : [];
+  if (tags.length) {
+    var chips = el('ul', 'tags', tags.map(function (tag) { return el('li', 'tag', [tag]); }));
+    chips.setAttribute('aria-label', 'Tags');
+    nodes.push(chips);
+  }
+  return nodes;
+}
+
 function isLink(value) {
   return isObject(value) && typeof value.code === 'string' && typeof value.destination === 'string';
 }
 
 function linkCard(link, qrRows) {
-  var address = shortAddress(link.code);
+  var address = typeof link.shortUrl === 'string' ? link.shortUrl : shortAddress(link.code);
   var addresses = el('div', 'addresses', [addressRow(address, 'short link ' + address)]);
-  if (typeof link.name === 'string') addresses.appendChild(addressRow(shortAddress(link.name), 'link by name ' + shortAddress(link.name)));
+  var byName = typeof link.nameUrl === 'string' ? link.nameUrl : typeof link.name === 'string' ? shortAddress(link.name) : null;
+  if (byName !== null) addresses.appendChild(addressRow(byName, 'link by name ' + byName));
   var top = el('div', 'top', []);
   var qr = qrCode(qrRows, address);
   if (qr) top.appendChild(qr);
@@ -79,7 +120,7 @@ function linkCard(link, qrRows) {
   page.setAttribute('aria-label', 'Open the page of ' + address + ' in shortlinks');
   page.addEventListener('click', function () { openLink(CONFIG.publicUrl + '/app/links/' + encodeURIComponent(link.code)); });
 
-  return el('section', 'card', [top, facts, el('div', 'row', [seeClicks, page]), clicks]);
+  return el('section', 'card', [top, facts].concat(linkOptions(link), [el('div', 'row', [seeClicks, page]), clicks]));
 }
 
 var view = {
