@@ -7,7 +7,9 @@ import type { SignedIn } from '../../auth/web-sessions.js';
 import { alertBox, buttonForm, csrfField, noticeBox, textField, type FieldErrors } from '../../views/forms.js';
 import { html, when } from '../../views/html.js';
 import { teamToRead } from '../../tools/access.js';
-import { callerOf } from '../run-tool.js';
+import { callerOf, runTool } from '../run-tool.js';
+import { teamTags } from '../../tools/team-tags.js';
+import { count } from '../../shared/words.js';
 import { analyticsSection, pageDays } from '../click-analytics.js';
 import { pendingInvitations } from './invitation-views.js';
 
@@ -37,6 +39,15 @@ export interface TeamFix {
   alert?: string;
 }
 
+/** The team's tags, each with its links, each leading to the dashboard's list of the links carrying it. */
+function tagList(team: Team, tags: Array<{ tag: string; links: number }>) {
+  if (tags.length === 0) return html``;
+  const items = tags.map(
+    ({ tag, links }) => html`<li><a href="/app?team=${team.id}&amp;tag=${tag}">${tag}</a> <span class="muted">${count(links, 'link')}</span></li>`,
+  );
+  return html`<h2>Tags</h2><ul class="tags">${items}</ul>`;
+}
+
 /** One team's page and how a request finds its team; shared by the pages that change a team. */
 export function teamPage(deps: PageDeps) {
   const { teams, invitations } = deps.ctx.store;
@@ -57,6 +68,7 @@ export function teamPage(deps: PageDeps) {
     const pending = await invitations.ofTeam(team.id, deps.ctx.clock.now());
     const owner = refusalToManage(members, { personId: me.person.id }) === null;
     const rows = members.map((m) => memberRow(team, m, me, owner));
+    const { data: tags } = await runTool(deps.ctx, teamTags, me, { team: team.id });
     render(
       res,
       status,
@@ -67,6 +79,7 @@ export function teamPage(deps: PageDeps) {
 <table class="stack"><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table>
 ${pendingInvitations(team, pending, me)}
+${tagList(team, tags)}
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
 <h2 style="margin-top:0">Invite someone</h2>${csrfField(me.csrf)}
 ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page, within a week. Emails are not checked here: invite the address they signed up with.' })}
