@@ -3,7 +3,7 @@ import { queryText } from './request.js';
 
 /**
  * What the dashboard's list shows, all in the address (a GET form and plain links, so every view can be bookmarked,
- * shared and reloaded, and works without JavaScript). `q`, `state` and `after` go to the teamLinks tool as they
+ * shared and reloaded, and works without JavaScript). `q`, `state`, `tag` and `after` go to the teamLinks tool as they
  * are, so its rules and messages apply. `team` picks one team to page through; without it every team shows its
  * newest page. Cursors only go forward, so `back` keeps the cursors of the pages before this one (the first page
  * has none): "Newer links" pops the last of them.
@@ -12,6 +12,7 @@ export interface ListQuery {
   team: string | null;
   q: string;
   state: string;
+  tag: string;
   after: string | null;
   back: string[];
 }
@@ -29,6 +30,7 @@ export function listQueryOf(req: Request): ListQuery {
     team: team === '' ? null : team,
     q: queryText(req, 'q'),
     state: queryText(req, 'state'),
+    tag: queryText(req, 'tag'),
     after: after === '' ? null : after,
     back: back.slice(-MAX_TRAIL),
   };
@@ -40,6 +42,7 @@ export function listHref(query: ListQuery): string {
   if (query.team !== null) params.set('team', query.team);
   if (query.q !== '') params.set('q', query.q);
   if (query.state !== '') params.set('state', query.state);
+  if (query.tag !== '') params.set('tag', query.tag);
   if (query.after !== null) params.set('after', query.after);
   if (query.back.length > 0) params.set('back', query.back.join(TRAIL_SEPARATOR));
   const search = params.toString();
@@ -58,7 +61,7 @@ export function newerHref(query: ListQuery): string | null {
   return listHref({ ...query, after: query.back.at(-1) ?? null, back: query.back.slice(0, -1) });
 }
 
-/** Whether the list is narrowed by a search or a state (then an empty list says so, not "no links yet"). */
+/** Whether the list is narrowed by a search, a state or a tag (then an empty list says so, not "no links yet"). */
 export function isFiltered(query: ListQuery): boolean {
-  return query.q !== '' || query.state !== '';
+  return query.q !== '' || query.state !== '' || query.tag !== '';
 }

@@ -47,6 +47,13 @@ const submit = (button: string) => async (page: Page) => {
   await page.waitForLoadState('load');
 };
 
+/** The dashboard's make form; on a phone it is folded away (dashboard.ts), so opened first, as a person would. */
+async function openMakeForm(page: Page) {
+  const folded = page.locator('details.make:not([open]) > summary');
+  if ((await folded.count()) > 0) await folded.click();
+  return page.locator('form[action="/app/links"]');
+}
+
 const PAGES: PageCase[] = [
   { name: 'home', as: 'nobody', path: () => '/' },
   { name: 'sign up', as: 'nobody', path: () => '/signup' },
@@ -74,12 +81,27 @@ const PAGES: PageCase[] = [
     as: 'owner',
     path: () => '/app',
     setup: async (page) => {
-      // On a phone the form is folded away (dashboard.ts): opened first, as a person would.
-      const folded = page.locator('details.make:not([open]) > summary');
-      if ((await folded.count()) > 0) await folded.click();
-      const form = page.locator('form[action="/app/links"]');
+      const form = await openMakeForm(page);
       await form.getByLabel('Destination', { exact: true }).fill('not an address');
       await form.getByLabel('Short link name (optional)', { exact: true }).fill('Not A Name');
+      await submit('Make short link')(page);
+    },
+  },
+  {
+    name: 'dashboard, a form with faults in its options and the UTM builder open',
+    as: 'owner',
+    path: () => '/app',
+    setup: async (page) => {
+      const form = await openMakeForm(page);
+      await form.locator('details.options > summary').click();
+      await form.locator('details.utm > summary').click();
+      await form.getByLabel('Destination', { exact: true }).fill('https://example.com/campaign');
+      await form.getByLabel('Source (utm_source)', { exact: true }).fill('newsletter');
+      await form.getByLabel('Campaign (utm_campaign)', { exact: true }).fill('spring');
+      await form.getByLabel('Ends (UTC, optional)', { exact: true }).fill('2020-01-01T00:00');
+      await form.getByLabel('Click cap (optional)', { exact: true }).fill('0');
+      await form.getByLabel('Password (optional)', { exact: true }).fill('short');
+      await form.getByLabel('Tags (optional)', { exact: true }).fill('Spring, a-rather-long-tag-name-for-a-phone');
       await submit('Make short link')(page);
     },
   },
@@ -102,6 +124,17 @@ const PAGES: PageCase[] = [
       await page.getByLabel('Short link name').fill('Not A Name');
       await page.getByLabel('Note').fill('no <tags>');
       await submit('Save changes')(page);
+    },
+  },
+  {
+    name: 'editing a link’s options, with faults',
+    as: 'owner',
+    path: (s) => `/app/links/${s.code}/edit`,
+    setup: async (page) => {
+      await page.getByLabel('Click cap (optional)', { exact: true }).fill('0');
+      await page.getByLabel('Tags (optional)', { exact: true }).fill('Not OK');
+      await page.getByLabel('New password (optional)', { exact: true }).fill('short');
+      await submit('Save options')(page);
     },
   },
   { name: 'deleting a link', as: 'owner', path: (s) => `/app/links/${s.code}/delete` },
@@ -189,6 +222,9 @@ beforeAll(async () => {
   expect(made.status).toBe(200);
   const [code, flagged] = [made.body.results[0].link.code as string, made.body.results[1].link.code as string];
   await store.links.setState(flagged, 'flagged', server.clock.now());
+  // Every option on the sample link, so its page, its edit page and the dashboard show them.
+  const options = { code, expiresAt: '2027-06-30T12:00:00Z', maxClicks: 1_000, password: 'a visitor password', tags: ['poster', 'spring', 'a-rather-long-tag-name-for-a'] };
+  expect((await call(server, 'setLinkOptions', options, token)).status).toBe(200);
   // What the operator's pages list: a report, a review request, a blocked domain.
   const operator = await addPerson('operator@example.com', true);
   await store.people.setOperator(operator, true);

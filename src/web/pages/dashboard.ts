@@ -10,27 +10,37 @@ import { NOTE_MAX } from '../../domain/note.js';
 import { ApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import type { Team } from '../../store/ports.js';
-import { DEFAULT_NEW_LINK_OPTIONS } from '../../tools/link-options.js';
 import { createLink } from '../../tools/create-link.js';
 import { teamLinks } from '../../tools/team-links.js';
 import { COPIED_STATUS, copyButton } from '../../views/copy-button.js';
 import { alertBox, csrfField, noticeBox, selectField, textField, type FieldErrors } from '../../views/forms.js';
 import { html, type Html } from '../../views/html.js';
-import { faultsBesideFields, teamFault } from '../link-field-faults.js';
+import { linkOptionsFields, optionsTouched, utmFields, type OptionValues, type UtmValues } from '../../views/link-options-fields.js';
+import { teamFault } from '../link-field-faults.js';
 import { listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { faultsOf, runTool } from '../run-tool.js';
+import { NEW_LINK_OPTION_VALUES, OPTION_FIELDS, optionFormFaults, optionParamsOf, optionValuesOf, utmValuesOf } from '../link-options-form.js';
+import { withUtm } from '../utm.js';
 import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
 
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
 /** The list's fields the teamLinks tool may find fault with, shown beside them on the filter form. */
-const FILTER_FIELDS = new Set(['team', 'q', 'state']);
+const FILTER_FIELDS = new Set(['team', 'q', 'state', 'tag']);
+
+/** What the make form was sent with, shown again with its faults (never the password, only whether one was typed). */
+interface Sent {
+  fields: Record<(typeof FIELDS)[number], string>;
+  options: OptionValues;
+  utm: UtmValues;
+  passwordTyped: boolean;
+}
 
 interface Problem {
   status: number;
-  values?: Record<string, string>;
+  values?: Sent;
   errors?: FieldErrors;
   alert?: string;
 }
@@ -99,13 +109,17 @@ ${PAGE_SCRIPT_TAG}`,
   app.post(
     '/app/links',
     signedInOnly(deps, async (req, res, me) => {
-      const values = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)])) as Record<(typeof FIELDS)[number], string>;
+      const fields = Object.fromEntries(FIELDS.map((f) => [f, text(req, f)])) as Sent['fields'];
+      const password = text(req, 'password');
+      const values: Sent = { fields, options: optionValuesOf(req), utm: utmValuesOf(req), passwordTyped: password !== '' };
       const params = {
-        team: values.team,
-        destination: values.destination,
-        name: values.name === '' ? null : values.name,
-        note: values.note === '' ? null : values.note,
-        ...DEFAULT_NEW_LINK_OPTIONS,
+        team: fields.team,
+        // The UTM builder's fields join the destination here, so the builder works without scripts.
+        destination: withUtm(fields.destination, values.utm),
+        name: fields.name === '' ? null : fields.name,
+        note: fields.note === '' ? null : fields.note,
+        ...optionParamsOf(values.options),
+        password: password === '' ? null : password,
       };
       try {
         const link = await runTool(ctx, createLink, me, params);
@@ -115,10 +129,9 @@ ${PAGE_SCRIPT_TAG}`,
         setRetryAfter(res, error.retryAfter);
         // The tool stops at its first refusal; the form shows every fault of its fields at once, as its checks find
         // them (a name taken in the team chosen too, when the person may make links in it).
-        const errors = faultsBesideFields(error, await faultsOf(ctx, createLink, me, params, error));
-        if (error.field === 'team') errors.team = teamFault(error);
-        const onForm = error.field !== null && FIELDS.some((f) => f === error.field);
-        await show(req, res, me, { status: error.status, values, errors, ...(onForm ? {} : { alert: error.detail }) });
+        const faults = optionFormFaults(error, await faultsOf(ctx, createLink, me, params, error), [...FIELDS, ...OPTION_FIELDS]);
+        if (error.field === 'team') faults.errors.team = teamFault(error);
+        await show(req, res, me, { status: error.status, values, ...faults });
       }
     }),
   );
@@ -126,21 +139,29 @@ ${PAGE_SCRIPT_TAG}`,
 
 /**
  * The make-link form, in a disclosure that is open: on a phone the page script folds it (data-fold), so the team's
- * links come first, one tap away from the form. A form shown again with its faults stays open.
+ * links come first, one tap away from the form. A form shown again with its faults stays open. The UTM builder and
+ * the link's options are disclosures of their own in it, open when they hold something.
  */
 function createForm(teams: Team[], csrf: string, problem: Problem, destinations: DestinationMode): Html {
-  const values = problem.values ?? {};
+  const sent = problem.values;
+  const values: Partial<Sent['fields']> = sent?.fields ?? {};
+  const options = sent?.options ?? NEW_LINK_OPTION_VALUES;
   const errors = problem.errors ?? {};
+  const optionsOpen = optionsTouched(options, errors, sent?.passwordTyped ?? false) ? html` open` : html``;
   const fold = problem.values === undefined ? html` data-fold` : html``;
   return html`<details class="card make" open${fold}><summary><h2>Make a short link</h2></summary>
 <form method="post" action="/app/links" novalidate>
 ${csrfField(csrf)}
 ${selectField({ name: 'team', label: 'Team', options: teams.map((t) => ({ value: t.id, label: t.name })), selected: values.team ?? '', error: errors.team })}
 ${textField({ name: 'destination', label: 'Destination', type: 'url', value: values.destination ?? '', error: errors.destination, required: true, hint: `${destinationWords(destinations)}.`, maxlength: MAX_DESTINATION_LENGTH })}
+${utmFields(sent?.utm)}
 <div class="row">
 ${textField({ name: 'name', label: 'Short link name (optional)', value: values.name ?? '', error: errors.name, hint: `${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} of a-z, 0-9, - and _.`, maxlength: MAX_NAME_LENGTH })}
 ${textField({ name: 'note', label: 'Note (optional)', value: values.note ?? '', error: errors.note, hint: `Up to ${NOTE_MAX} characters.`, maxlength: NOTE_MAX })}
 </div>
+<details class="options"${optionsOpen}><summary>Options: an end, a click cap, a password, tags</summary>
+${linkOptionsFields(options, errors)}
+</details>
 <button type="submit">Make short link</button>
 </form></details>`;
 }
@@ -152,8 +173,9 @@ function filterForm(teams: Team[], query: ListQuery, errors: FieldErrors): Html 
   return html`<form method="get" action="/app" class="filters" role="search" aria-label="Find links">
 <div class="row">
 ${selectField({ name: 'team', label: 'Team', options: teamOptions, selected: query.team ?? '', error: errors.team, idPrefix: 'find' })}
-${textField({ name: 'q', label: 'Search', type: 'text', value: query.q, error: errors.q, hint: 'Code, name, destination or note.', idPrefix: 'find' })}
+${textField({ name: 'q', label: 'Search', type: 'text', value: query.q, error: errors.q, hint: 'Code, name, destination, note or tag.', idPrefix: 'find' })}
 ${selectField({ name: 'state', label: 'State', options: stateOptions, selected: query.state, error: errors.state, idPrefix: 'find' })}
+${textField({ name: 'tag', label: 'Tag', type: 'text', value: query.tag, error: errors.tag, hint: 'Only links with this tag.', idPrefix: 'find' })}
 </div>
 <button type="submit">Show links</button>
 </form>`;

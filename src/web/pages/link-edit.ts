@@ -11,9 +11,13 @@ import { changeDestination } from '../../tools/change-destination.js';
 import type { Tool, ToolContext } from '../../tools/define-tool.js';
 import { renameLink } from '../../tools/rename-link.js';
 import { setNote } from '../../tools/set-note.js';
+import { setLinkOptions } from '../../tools/set-link-options.js';
 import type { Link } from '../../tools/schemas.js';
 import { alertBox, csrfField, textField, type FieldErrors } from '../../views/forms.js';
 import { html } from '../../views/html.js';
+import { linkOptionsFields, utmInputs, type OptionValues } from '../../views/link-options-fields.js';
+import { OPTION_FIELDS, optionChangesOf, optionFormFaults, optionValuesOf, optionValuesOfLink, utmValuesOf } from '../link-options-form.js';
+import { withUtm } from '../utm.js';
 import { linkOf } from '../link-of.js';
 import { render, signedInOnly, text, type PageDeps } from '../request.js';
 import { faultsOf, runTool } from '../run-tool.js';
@@ -107,26 +111,38 @@ interface Problem {
   alert?: string;
 }
 
+const NO_PROBLEM: Problem = { status: 200, errors: {} };
+
+/** The options form as shown: the link's options, or what was sent with the faults found. */
+interface OptionsForm {
+  values: OptionValues;
+  problem: Problem;
+}
+
 /**
  * Editing a link, `/app/links/<code>/edit`: its destination, short link name and note in one form. Only the fields
  * that changed are sent, each to its tool (changeDestination, renameLink, setNote), so every rule, limit and message
  * is the API's. Every changed field is checked before any is saved, and all faults show at once beside their fields.
+ * Below it, the link's options in a form of their own (setLinkOptions, `/app/links/<code>/options`), and the UTM
+ * builder, a form posting to the edit form's address with only its fields.
  */
 export function linkEditPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
 
-  async function show(res: Response, me: SignedIn, link: Link, values: Values, problem: Problem = { status: 200, errors: {} }) {
+  async function show(res: Response, me: SignedIn, link: Link, values: Values, problem = NO_PROBLEM, options?: OptionsForm) {
     const { errors } = problem;
     const { destinations } = await ctx.store.settings.serviceSettings();
     render(
       res,
-      problem.status,
+      options ? options.problem.status : problem.status,
       `Edit link ${link.code}`,
       html`${backToLink(link)}
 <h1>Edit link <code>${link.code}</code></h1>
 ${stateNote(link)}
 ${alertBox(problem.alert)}
-${link.state === 'disabled' ? html`` : editForm(me, link, values, errors, destinations)}`,
+${link.state === 'disabled' ? alertBox(options?.problem.alert) : html`${editForm(me, link, values, errors, destinations)}
+${optionsForm(me, link, options ?? { values: optionValuesOfLink(link), problem: NO_PROBLEM })}
+${utmForm(me, link)}`}`,
       'app',
     );
   }
@@ -140,6 +156,34 @@ ${textField({ name: 'name', label: 'Short link name', value: values.name, error:
 ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.note, hint: `Up to ${NOTE_MAX} characters; empty for none. Only your team sees it.`, maxlength: NOTE_MAX })}
 <button type="submit">Save changes</button> <a href="/app/links/${link.code}" style="margin-left:1rem">Cancel</a>
 </form>`;
+  }
+
+  /**
+   * The UTM builder, a form of its own posting to the edit form's address with only its fields: the destination, not
+   * sent, is the link's, with the filled fields added (a fault of it shows beside the destination above).
+   */
+  function utmForm(me: SignedIn, link: Link) {
+    return html`<section aria-labelledby="utm-heading">
+<h2 id="utm-heading">Campaign tracking (UTM)</h2>
+<form method="post" action="/app/links/${link.code}/edit" class="card" novalidate>
+${csrfField(me.csrf)}
+${utmInputs()}
+<button type="submit">Add to the destination</button>
+</form>
+</section>`;
+  }
+
+  /** The options' own form (setLinkOptions), below the other: a refusal of no field (a flagged link) above it. */
+  function optionsForm(me: SignedIn, link: Link, form: OptionsForm) {
+    return html`<section aria-labelledby="options-heading">
+<h2 id="options-heading">Options</h2>
+${alertBox(form.problem.alert)}
+<form method="post" action="/app/links/${link.code}/options" class="card" novalidate>
+${csrfField(me.csrf)}
+${linkOptionsFields(form.values, form.problem.errors, link.hasPassword)}
+<button type="submit">Save options</button>
+</form>
+</section>`;
   }
 
   app.get(
@@ -158,6 +202,8 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
       // A field not sent (or sent twice, which no browser does) is left as it is: only an empty field removes.
       const sent = (field: Field) => typeof (req.body as Record<string, unknown> | undefined)?.[field] === 'string';
       const values = Object.fromEntries(FIELDS.map((f) => [f, sent(f) ? text(req, f) : before[f]])) as Values;
+      // The UTM builder's fields join the destination (replacing parameters of their names), so sending again is the same.
+      values.destination = withUtm(values.destination, utmValuesOf(req));
       const changed = SAVE_ORDER.filter((field) => values[field] !== before[field]);
       if (changed.length === 0) return res.redirect(303, `/app/links/${link.code}?done=unchanged`);
 
@@ -177,6 +223,30 @@ ${textField({ name: 'note', label: 'Note', value: values.note, error: errors.not
         const now = saved.length > 0 ? await linkOf(ctx, me, link.code) : link;
         const errors = Object.fromEntries(outcome.refusals.map((r) => [r.field!, r.detail]));
         return show(res, me, now, values, { status: first.status, errors, ...(alert ? { alert } : {}) });
+      }
+      res.redirect(303, `/app/links/${link.code}?done=edited`);
+    }),
+  );
+
+  /**
+   * The options form: only the options that changed go to setLinkOptions (nothing changed saves nothing and says
+   * so). A refusal shows every fault of the form at once beside its field, a refusal of none (the link flagged or
+   * disabled, the change limit) above the form; nothing is saved then.
+   */
+  app.post(
+    '/app/links/:code/options',
+    signedInOnly(deps, async (req, res, me) => {
+      const link = await linkOf(ctx, me, req.params.code as string);
+      const values = optionValuesOf(req);
+      const input = { code: link.code, ...optionChangesOf(link, values, text(req, 'password')) };
+      if (Object.keys(input).length === 1) return res.redirect(303, `/app/links/${link.code}?done=unchanged`);
+      try {
+        await runTool(ctx, setLinkOptions, me, input);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 404) throw error;
+        setRetryAfter(res, error.retryAfter);
+        const faults = optionFormFaults(error, await faultsOf(ctx, setLinkOptions, me, input, error), OPTION_FIELDS);
+        return show(res, me, link, valuesOf(link), NO_PROBLEM, { values, problem: { status: error.status, ...faults } });
       }
       res.redirect(303, `/app/links/${link.code}?done=edited`);
     }),

@@ -48,6 +48,7 @@ export async function readTeamListing(ctx: ToolContext, me: SignedIn, team: Team
     team: team.id,
     q: query.q === '' ? null : query.q,
     state: query.state === '' ? null : query.state,
+    tag: query.tag === '' ? null : query.tag,
     limit: LINKS_PER_PAGE,
     after: query.team === team.id ? query.after : null,
   });
@@ -67,7 +68,11 @@ async function matchesOf(ctx: ToolContext, team: Team, query: ListQuery, page: {
   const first = query.team !== team.id || query.after === null;
   if (first && page.next === null) return page.data.length;
   // The tool took both already, so the state is one of the states.
-  const filter: LinkFilter = { q: query.q === '' ? null : query.q, state: query.state === '' ? null : (query.state as LinkFilter['state']) };
+  const filter: LinkFilter = {
+    q: query.q === '' ? null : query.q,
+    state: query.state === '' ? null : (query.state as LinkFilter['state']),
+    tag: query.tag === '' ? null : query.tag,
+  };
   return (await ctx.store.links.list(team.id, filter, { limit: MATCHES_COUNTED + 1, after: null })).length;
 }
 
@@ -109,6 +114,11 @@ function editAction(link: Link, short: string): Html {
   return link.state === 'disabled' ? html`` : html`<a href="/app/links/${link.code}/edit" aria-label="Edit ${short}">Edit</a>`;
 }
 
+/** A link's tags, each leading to the dashboard's links carrying it. */
+function tagLinks(tags: readonly string[]): Html[] {
+  return tags.map((tag, i) => html`${i === 0 ? '' : ', '}<a href="/app?tag=${tag}">${tag}</a>`);
+}
+
 function linkItem(link: Link, recent: number, publicUrl: string): Html {
   const addresses = shortAddresses(publicUrl, link);
   const short = addresses[0]!;
@@ -116,6 +126,7 @@ function linkItem(link: Link, recent: number, publicUrl: string): Html {
 <ul class="addresses">${addresses.map(copyableAddress)}</ul>
 <p class="destination">${link.destination}</p>
 ${link.note ? html`<p class="note">${link.note}</p>` : html``}
+${link.tags.length > 0 ? html`<p class="meta tags">Tags: ${tagLinks(link.tags)}</p>` : html``}
 <p class="meta"><span class="state state-${link.state}">${link.state}</span> · made ${when(link.createdAt, { dayOnly: true })} · <span class="recent">${count(recent, 'click')} in ${RECENT_CLICK_DAYS} days</span></p>
 <p class="actions"><a href="/app/links/${link.code}" aria-label="Details and clicks of ${short}">Details and clicks</a>${editAction(link, short)}<a href="/app/links/${link.code}/delete" aria-label="Delete ${short}…">Delete…</a></p>
 </li>`;

@@ -3,6 +3,7 @@ import { linkClicks } from '../../tools/link-clicks.js';
 import { clicksChart } from '../../views/clicks-chart.js';
 import { COPIED_STATUS, copyableAddress } from '../../views/copy-button.js';
 import { html, when, type Html } from '../../views/html.js';
+import { linkOptionFacts } from '../../views/link-options-fields.js';
 import { analyticsSection, pageDays } from '../click-analytics.js';
 import { linkOf, shortAddresses } from '../link-of.js';
 import { queryText, render, signedInOnly, type PageDeps } from '../request.js';
@@ -12,7 +13,8 @@ import { doneNotice, linkActions, stateNote } from './link-actions.js';
 
 /**
  * A link's own page, `/app/links/<code>`: its short addresses (with copy buttons where a script may run), its QR
- * code with PNG and SVG downloads, its destination, note, state and dates, its clicks per day for 30 days, and
+ * code with PNG and SVG downloads, its destination, note, state, dates and options (its end, click cap, password,
+ * tags, whether the query string is passed on), its clicks per day for 30 days, and
  * where its clicks came from over 7, 30 or 90 days (`?days=`, click-analytics.ts). Its actions (edit, delete, ask
  * for a review) are pages of their own (link-actions.ts). It reads through the linkByCode, linkClicks and
  * clickBreakdown tools, so only the link's team sees it; anyone else, and any address that is not a link's code,
@@ -50,6 +52,7 @@ ${COPIED_STATUS}
 <div><dt>State</dt><dd>${link.state}</dd></div>
 <div><dt>Made</dt><dd>${when(link.createdAt)}</dd></div>
 <div><dt>Last changed</dt><dd>${when(link.changedAt)}</dd></div>
+${linkOptionFacts(link)}
 </dl>
 ${qrSection(link.code, short)}
 ${clicksChart(clicks.days, clicks)}
