@@ -25,6 +25,7 @@ const SQLITE_FILE_TESTS = [
   'test/e2e/crash.test.ts',
   'test/e2e/disk-full.test.ts',
   'test/e2e/hardening.test.ts',
+  'test/e2e/link-options-processes.test.ts',
   'test/e2e/npm-start.test.ts',
   'test/e2e/oauth-client-names.test.ts',
   'test/e2e/oauth.test.ts',

@@ -256,11 +256,13 @@ describe('showing the options', () => {
     expect(byTag.body).toContain(`/app/links/${code}"`);
     expect(byTag.body).not.toContain(`/app/links/${other}"`);
     expect(byTag.body).toContain('<p class="matches" role="status">1 link matches.</p>');
-    expect(byTag.body).toMatch(/name="tag"[^>]*value="launch"|value="launch"[^>]*name="tag"/);
+    expect(byTag.body).toContain('<p class="active-tag">Only links tagged <strong>launch</strong> · <a href="/app">Show every tag</a></p>');
+    expect(byTag.body).toContain('<input type="hidden" name="tag" value="launch">');
     const none = await who.visitor.request('GET', '/app?tag=none-such');
     expect(none.body).toContain('No links match.');
     const bad = await who.visitor.request('GET', `/app?tag=${'x'.repeat(31)}`);
     expect(bad.status).toBe(400);
+    expect(bad.body).toContain('<p class="error" role="alert">');
 
     const plain = await makeLink(who.visitor, who.team, { forwardQuery: 'yes' });
     const plainPage = await who.visitor.request('GET', `/app/links/${plain}`);

@@ -17,7 +17,7 @@ import { alertBox, csrfField, noticeBox, selectField, textField, type FieldError
 import { html, type Html } from '../../views/html.js';
 import { linkOptionsFields, optionsTouched, utmFields, type OptionValues, type UtmValues } from '../../views/link-options-fields.js';
 import { teamFault } from '../link-field-faults.js';
-import { listQueryOf, type ListQuery } from '../list-query.js';
+import { listHref, listQueryOf, type ListQuery } from '../list-query.js';
 import { queryText, render, signedInOnly, text, type PageDeps } from '../request.js';
 import { faultsOf, runTool } from '../run-tool.js';
 import { NEW_LINK_OPTION_VALUES, OPTION_FIELDS, optionFormFaults, optionParamsOf, optionValuesOf, utmValuesOf } from '../link-options-form.js';
@@ -175,8 +175,19 @@ function filterForm(teams: Team[], query: ListQuery, errors: FieldErrors): Html 
 ${selectField({ name: 'team', label: 'Team', options: teamOptions, selected: query.team ?? '', error: errors.team, idPrefix: 'find' })}
 ${textField({ name: 'q', label: 'Search', type: 'text', value: query.q, error: errors.q, hint: 'Code, name, destination, note or tag.', idPrefix: 'find' })}
 ${selectField({ name: 'state', label: 'State', options: stateOptions, selected: query.state, error: errors.state, idPrefix: 'find' })}
-${textField({ name: 'tag', label: 'Tag', type: 'text', value: query.tag, error: errors.tag, hint: 'Only links with this tag.', idPrefix: 'find' })}
 </div>
+${tagFilter(query, errors.tag)}
 <button type="submit">Show links</button>
 </form>`;
+}
+
+/**
+ * The tag the list is narrowed to (a link's tag, or the team page's, leads here), kept by the form's searches and
+ * taken off with one link; nothing when there is none, so the list stays where a phone shows it at once.
+ */
+function tagFilter(query: ListQuery, error: string | undefined): Html {
+  if (query.tag === '') return html``;
+  const all = listHref({ ...query, tag: '', after: null, back: [] });
+  return html`<p class="active-tag">Only links tagged <strong>${query.tag}</strong> · <a href="${all}">Show every tag</a></p>
+${error ? html`<p class="error" role="alert">${error}</p>` : html``}<input type="hidden" name="tag" value="${query.tag}">`;
 }
