@@ -140,7 +140,9 @@ describe('closing on SIGTERM', () => {
     const { code, afterMs } = await exitOf(server, signalled);
     expect(code).toBe(0);
     expect(afterMs).toBeGreaterThanOrEqual(1000);
-    expect(afterMs).toBeLessThan(2500);
+    // Closing after the cut-off (the clicks written, the store closed) takes a few hundred ms on an idle machine; on
+    // PostgreSQL under a full test run it once took 1.7 s. Waiting for the next request to end would take far longer.
+    expect(afterMs).toBeLessThan(3000);
     expect((await stalled.answer).status).toBeNull();
     expect(server.output()).toContain('SIGINT: closing');
     expect(server.output()).toContain('closing: cut off 1 request still running after 1000 ms');
