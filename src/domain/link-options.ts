@@ -74,7 +74,12 @@ export function checkTags(tags: readonly string[], field = 'tags'): string[] {
   tags.forEach((tag, i) => {
     if (!TAG.test(tag)) throw apiError.invalidTag(undefined, `${field}[${i}]`);
   });
-  const set = [...new Set(tags)].sort();
+  const set = tagSet(tags);
   if (set.length > TAGS_MAX) throw apiError.invalidTag(`A link has at most ${TAGS_MAX} tags.`, field);
   return set;
+}
+
+/** Tags as a link keeps them: each once, sorted (checkTags, and a form telling whether they changed). */
+export function tagSet(tags: readonly string[]): string[] {
+  return [...new Set(tags)].sort();
 }

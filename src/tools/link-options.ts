@@ -54,9 +54,6 @@ export const newLinkOptionParams = {
   forwardQuery: optionParams.forwardQuery.default(true),
 };
 
-/** A new link's options when none are sent: what a form without them makes. */
-export const DEFAULT_NEW_LINK_OPTIONS = z.object(newLinkOptionParams).parse({});
-
 /** setLinkOptions' params: any of the options; one left out stays as it is. */
 export const optionChangeParams = {
   expiresAt: optionParams.expiresAt.optional(),

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { ApiError } from '../errors.js';
+import { tagSet } from '../domain/link-options.js';
 import type { FieldErrors } from '../views/forms.js';
 import type { Link } from '../tools/schemas.js';
 import { faultsBesideFields } from './link-field-faults.js';
@@ -116,7 +117,7 @@ export function optionChangesOf(link: Link, values: OptionValues, password: stri
   if (sent.maxClicks !== link.maxClicks) changes.maxClicks = sent.maxClicks;
   if (password !== '') changes.password = password;
   else if (values.removePassword === 'yes' && link.hasPassword) changes.password = null;
-  if ([...new Set(sent.tags)].sort().join(' ') !== link.tags.join(' ')) changes.tags = sent.tags;
+  if (tagSet(sent.tags).join(' ') !== link.tags.join(' ')) changes.tags = sent.tags;
   if (sent.forwardQuery !== link.forwardQuery) changes.forwardQuery = sent.forwardQuery;
   return changes;
 }

@@ -25,7 +25,7 @@ export function linkOrNull(row: LinkRow | null | undefined): LinkRecord | null {
 }
 
 /** The tags as the link's column keeps them (sorted, space-separated; empty for none), and back. */
-export const tagsText = (tags: readonly string[]): string => tags.join(' ');
+const tagsText = (tags: readonly string[]): string => tags.join(' ');
 const tagsOf = (text: string): string[] => (text === '' ? [] : text.split(' '));
 
 /**
