@@ -23,6 +23,10 @@ import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
+import { domainDirectory } from './domains/directory.js';
+import { startDomainChecks } from './domains/checks.js';
+import { proofLookup } from './domains/proof-lookup.js';
+import { TLS_ASK_PATH, tlsAsk } from './domains/tls-ask.js';
 import { requestListener } from './routing.js';
 import type { Store } from './store/ports.js';
 import { openStore } from './store/open.js';
@@ -76,6 +80,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const privateNetwork =
     options.networkChecks?.privateNetwork ?? privateNetworkCheck({ resolve: resolveHost });
   const unsafeSites = options.networkChecks?.unsafeSites ?? unsafeSitesFromConfig(config);
+  // Teams' domains are proven by TXT records, looked up through the same resolver settings as destinations.
+  const lookForProof = proofLookup({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const domains = domainDirectory(store, config.publicUrl);
   const ctx: ToolContext = {
     store,
     clock,
@@ -89,10 +96,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         unsafeSites,
       }),
     ),
+    domains: { directory: domains, lookForProof, random: options.random ?? cryptoRandom },
   };
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   // Old days of click analytics are removed by whichever process takes the day's lease.
   const retention = startAnalyticsRetention({ store, clock, log: (line) => observer.logger.info(line) });
+  const domainChecks = startDomainChecks({ store, lookForProof, clock, intervalMs: config.domainCheckMs, log: (line) => observer.logger.info(line) });
   // Mail queued by any process (or the CLI) goes out from whichever server process claims it first.
   const mail = config.mail
     ? startMail(config.mail, { outbox: store.mailOutbox, clock, log: (line) => observer.logger.warn(line), counted: (outcome) => observer.metrics.mailed(outcome) })
@@ -121,6 +130,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     servedBy,
     analytics,
     secret: cursorSecret,
+    addresses: () => domains.addresses(),
   });
   const sessions = webSessions({ store, clock, publicUrl: config.publicUrl });
   const webPages = webApp(ctx, express(), { sessions, gate, log: () => observer.logger });
@@ -128,9 +138,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const openApi = JSON.stringify(openApiDocument(config.publicUrl));
   const health = createHealth({ ready: () => store.ready(), publicUrl: config.publicUrl, log: (line) => observer.logger.warn(line) });
 
+  const askTls = tlsAsk(domains, config.publicUrl);
   const listener = requestListener({
     publicUrl: config.publicUrl,
     store,
+    domains,
+    askTls,
     observer,
     gate,
     redirectHandler,
@@ -156,7 +169,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         server.once('error', reject);
         server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
       });
-      metricsAddress = await observer.listen();
+      metricsAddress = await observer.listen({ [TLS_ASK_PATH]: askTls });
       return address;
     },
     metricsAddress: () => metricsAddress,
@@ -170,6 +183,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await redirectHandler.close();
       await recheck?.stop();
       await retention.stop();
+      await domainChecks.stop();
       await mail?.stop();
       await observer.close();
       await store.close();

@@ -54,6 +54,7 @@ const envSchema = z.object({
   ANALYTICS: z.enum(['on', 'off']).default('on'),
   ANALYTICS_WRITE_MS: milliseconds(10_000),
   GEOIP_DATABASE: z.string().min(1).optional(),
+  DOMAIN_CHECK_MS: milliseconds(60_000),
 }).refine((e) => (e.SMTP_URL === undefined) === (e.MAIL_FROM === undefined), {
   path: ['SMTP_URL'],
   message: 'SMTP_URL and MAIL_FROM are set together or not at all',
@@ -115,6 +116,8 @@ export interface Config {
   analyticsWriteMs: number;
   /** An mmdb file (GeoLite2 Country or City) for countries instead of the DB-IP one shipped; absolute, like databasePath. */
   geoipDatabase: string | undefined;
+  /** How often a process looks for teams' domains whose DNS check is due (one process at a time checks them). */
+  domainCheckMs: number;
 }
 
 /** Where mail goes out, whom it is from, and how soon a failed message is tried again. */
@@ -231,5 +234,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analytics: e.ANALYTICS === 'on',
     analyticsWriteMs: e.ANALYTICS_WRITE_MS,
     geoipDatabase,
+    domainCheckMs: e.DOMAIN_CHECK_MS,
   });
 }

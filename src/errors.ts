@@ -17,7 +17,7 @@ import {
 
 /**
  * Every error code of the spec (section 7), with its HTTP status and a default sentence for a person; then the
- * codes of the service's additions to v1 (link options: docs/behaviour.md).
+ * codes of the service's additions to v1 (link options and custom domains: docs/behaviour.md).
  */
 const catalogue = {
   blocked_destination: [400, 'The service does not allow links to that site.'],
@@ -38,6 +38,10 @@ const catalogue = {
   invalid_max_clicks: [400, `maxClicks must be a whole number from 1 to ${MAX_CLICKS_CAP_TEXT}.`],
   invalid_password: [400, `A link's password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`],
   invalid_tag: [400, `A link has at most ${TAGS_MAX} tags, each 1 to ${TAG_MAX_LENGTH} characters of lowercase letters, digits, "-" and "_".`],
+  invalid_domain: [400, 'A domain is a host name such as go.example.com, without a scheme or a path.'],
+  domain_refused: [400, "That domain is this service's own, another link shortener's, or blocked."],
+  domain_taken: [409, 'That domain belongs to a team already.'],
+  team_domains_full: [409, 'The team already holds as many domains as it may.'],
   invalid_token: [401, 'The token is unknown, revoked or expired.'],
   insufficient_scope: [403, 'The token is limited to other operations.'],
   outside_token_record: [403, 'The token works within one team and this call reaches outside it.'],

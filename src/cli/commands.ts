@@ -18,6 +18,8 @@ export const OPTIONS = {
   label: { type: 'string' },
   scopes: { type: 'string' },
   limited: { type: 'boolean' },
+  domain: { type: 'string' },
+  verified: { type: 'boolean' },
   // Strings, not numbers: parseArgs has no number type, and limits.ts reports a bad value itself.
   ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<LimitFlag, { type: 'string' }>),
   preset: { type: 'string' },
@@ -68,6 +70,9 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'block add': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockAdd },
   'block remove': { flags: [], positionals: ['DOMAIN'], load: async () => (await import('./block.js')).blockRemove },
   'block list': { flags: [], positionals: [], load: async () => (await import('./block.js')).blockList },
+  'domain add': { flags: ['team', 'domain', 'verified'], positionals: [], load: async () => (await import('./domain.js')).domainAdd },
+  'domain list': { flags: ['team'], positionals: [], load: async () => (await import('./domain.js')).domainList },
+  'domain remove': { flags: ['domain'], positionals: [], load: async () => (await import('./domain.js')).domainRemove },
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
   'limits set': { flags: ['preset', ...Object.keys(LIMIT_FLAGS)], positionals: [], load: async () => (await import('./limits.js')).limitsSet },
   'clicks export': { flags: ['team', 'days'], positionals: [], load: async () => (await import('./clicks.js')).clicksExport },
@@ -106,14 +111,21 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   reviews list
   block add|remove DOMAIN                        blocks the domain and its subdomains for new destinations
   block list
+  domain add --team TEAM_ID --domain D [--verified]
+                                                 the team's links answer on D too once a TXT record at
+                                                 _shortlinks.D holds the token printed (checked every few
+                                                 minutes for a day); --verified: on your word, unchecked
+  domain list [--team TEAM_ID]                   every team's domains, or one team's
+  domain remove --domain D                       the team's links answer on D no more
   limits show
   limits set [--preset private] [--team-links N] [--per-hour N] [--per-day N] [--first-week-per-day N]
              [--changes-per-hour N] [--calls-per-minute N] [--reports-to-flag N]
              [--established-after-hours N] [--signups-per-hour N] [--teams-per-hour N]
-             [--analytics-days N]
+             [--analytics-days N] [--team-domains N]
                                                  --preset private lifts every creation and change limit
                                                  (the calls a minute stay); flags given with it win;
-                                                 --analytics-days: days of click analytics kept (≥ 30)
+                                                 --analytics-days: days of click analytics kept (≥ 30);
+                                                 --team-domains: own domains a team may hold (default 5)
   clicks export --team TEAM_ID [--days N]        the team's clicks and visitors per link and day as CSV
                                                  (stdout holds only the file), the last N days (1 to the
                                                  days analytics are kept; default 30)

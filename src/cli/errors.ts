@@ -25,7 +25,16 @@ export function dataError(message: string): CliError {
 }
 
 /** The exit code of each refusal of the operator layer: bad input is a bad command line, the rest the data's. */
-const EXIT_CODES: Partial<Record<ErrorCode, 1 | 2>> = { bad_request: 2, not_found: 1, conflict: 1 };
+const EXIT_CODES: Partial<Record<ErrorCode, 1 | 2>> = {
+  bad_request: 2,
+  not_found: 1,
+  conflict: 1,
+  // `domain add`: a name that is no domain is a bad command line; one refused, taken or over the limit, the data's.
+  invalid_domain: 2,
+  domain_refused: 1,
+  domain_taken: 1,
+  team_domains_full: 1,
+};
 
 /**
  * A refusal of the operator layer (src/operator) as the CLI tells it, in the same words; anything else (a fault,

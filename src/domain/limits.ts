@@ -1,5 +1,6 @@
 import { apiError } from '../errors.js';
 import { ANALYTICS_DAYS } from './analytics.js';
+import { DEFAULT_TEAM_DOMAINS } from './custom-domain.js';
 import { count, timeToWait } from '../shared/words.js';
 
 /** The operator's limits (kept in the database, changed with `shortlinks limits set`). */
@@ -29,6 +30,8 @@ export interface Limits {
   teamsPerHour: number;
   /** Days of click analytics kept (today included); the daily removal job deletes the days before. */
   analyticsDays: number;
+  /** Own short domains a team may hold (domain/custom-domain.ts). */
+  teamDomains: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -43,6 +46,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   signupsPerHour: 10,
   teamsPerHour: 10,
   analyticsDays: ANALYTICS_DAYS.default,
+  teamDomains: DEFAULT_TEAM_DOMAINS,
 });
 
 /**

@@ -3,8 +3,13 @@
  * the `qr` source (the marker never reaches the destination). Codes printed before the marker existed hold the bare
  * address: they still lead to the link, and count as `link` visits.
  */
-export function qrAddress(publicUrl: string, code: string): string {
-  return `${publicUrl}/${code}?qr`;
+export function qrAddress(base: string, code: string): string {
+  return markedForQr(`${base}/${code}`);
+}
+
+/** A link's short address by code (PUBLIC_URL's, or its team's domain's) as its QR code holds it. */
+export function markedForQr(shortUrl: string): string {
+  return `${shortUrl}?qr`;
 }
 
 /**

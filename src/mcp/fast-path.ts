@@ -37,7 +37,7 @@ export async function fastAnswer(ctx: ToolContext, req: IncomingMessage, body: u
   const call = plainCall(req, body);
   if (!call) return null;
   if (call.method === 'tools/list') {
-    const result = { tools: await listTools(ctx), resultType: 'complete', ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private', _meta: RESULT_META };
+    const result = { tools: await listTools(ctx, false, caller), resultType: 'complete', ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'private', _meta: RESULT_META };
     return JSON.stringify({ result, jsonrpc: '2.0', id: call.id });
   }
   const tool = toolNamed(call.params.name as string);

@@ -5,9 +5,9 @@ import { linkSchema, type Link } from '../tools/schemas.js';
  * address and, when it has them, its options, in lines an assistant can repeat. Plain functions of the result, so
  * they outlive any change of MCP SDK.
  */
-export function linkAddressesText(result: unknown, publicUrl: string): string | null {
+export function linkAddressesText(result: unknown): string | null {
   const links = linksIn(result);
-  return links.length === 0 ? null : links.map((link) => linkAddresses(link, publicUrl)).join('\n\n');
+  return links.length === 0 ? null : links.map(linkAddresses).join('\n\n');
 }
 
 const STATE_LINE: Record<Link['state'], string | null> = {
@@ -16,12 +16,13 @@ const STATE_LINE: Record<Link['state'], string | null> = {
   disabled: 'State: disabled (visitors get a page saying the link no longer works)',
 };
 
-function linkAddresses(link: Link, publicUrl: string): string {
+function linkAddresses(link: Link): string {
   const lines = [
     `Short link: ${link.shortUrl}`,
     ...(link.nameUrl === null ? [] : [`By name: ${link.nameUrl}`]),
-    // QR codes are drawn for the code only, so a printed one survives renames.
-    `QR code: ${publicUrl}/${link.code}/qr`,
+    // QR codes are drawn for the code only, so a printed one survives renames; at the link's address (its team's
+    // domain, or PUBLIC_URL), which serves them too.
+    `QR code: ${link.shortUrl}/qr`,
     `Leads to: ${link.destination}`,
     ...optionLines(link),
     STATE_LINE[link.state],

@@ -1,3 +1,4 @@
+import { withTeamAddresses } from './team-addresses.js';
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { apiError, type ApiError } from '../errors.js';
@@ -57,7 +58,10 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     },
   });
   const withViews = () => showsApps(server.getClientCapabilities());
-  server.setRequestHandler('tools/list', { params: listParams }, async () => ({ tools: await listTools(ctx, withViews()) }));
+  server.setRequestHandler('tools/list', { params: listParams }, async (_params, extra) => {
+    const caller = extra.http?.authInfo?.extra?.caller as Caller | undefined;
+    return { tools: await listTools(ctx, withViews(), caller) };
+  });
   server.setRequestHandler('resources/list', { params: listParams }, async () => ({ resources: listAppResources() }));
   // Views have fixed addresses; the method is answered because clients of the resources capability ask it.
   server.setRequestHandler('resources/templates/list', { params: listParams }, async () => ({ resourceTemplates: [] }));
@@ -97,15 +101,19 @@ export function createMcpServer(ctx: ToolContext, states: RequestStates): Server
     }
     if (answer !== 'declined') return answer;
     if (extra.mcpReq.envelope === undefined) throw apiError.conflict('The person did not confirm, so nothing was deleted.');
-    return toolResult({ result: null, declined: true }, publicUrl);
+    return toolResult({ result: null, declined: true });
   }
 
   return server;
 }
 
-/** The `tools/list` answer: the registry, described with the address and the limits in force now. */
-export async function listTools(ctx: ToolContext, withViews = false) {
-  return mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() }, withViews);
+/**
+ * The `tools/list` answer: the registry, described with the address and the limits in force now, and where the
+ * caller's teams show their links (team-addresses.ts).
+ */
+export async function listTools(ctx: ToolContext, withViews = false, caller?: Caller) {
+  const listed = mcpToolList({ publicUrl: ctx.config.publicUrl, limits: await ctx.store.settings.limits() }, withViews);
+  return withTeamAddresses(listed, ctx, caller);
 }
 
 /** Told of a tool call's refusal, which the request log and metrics count by its status and code (request-log.ts). */
@@ -134,8 +142,8 @@ export async function callTool(
 async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller, withViews = false): Promise<CallToolResult> {
   const result = await tool.run(input as never, caller, ctx);
   const note = tool.note ? await tool.note(result as never, caller, ctx) : null;
-  const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, ctx.config.publicUrl, note);
-  const extra = withViews ? viewData(tool.name, answer.structuredContent, ctx.config.publicUrl) : null;
+  const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, note);
+  const extra = withViews ? viewData(tool.name, answer.structuredContent) : null;
   return extra === null ? answer : { ...answer, _meta: extra };
 }
 

@@ -12,11 +12,10 @@ interface TextContent {
  */
 export function toolResult(
   structured: Record<string, unknown>,
-  publicUrl: string,
   note: string | null = null,
 ): { content: TextContent[]; structuredContent: Record<string, unknown> } {
   const content: TextContent[] = [{ type: 'text', text: JSON.stringify(structured) }];
-  const addresses = linkAddressesText(structured, publicUrl);
+  const addresses = linkAddressesText(structured);
   if (addresses !== null) content.push({ type: 'text', text: addresses });
   if (note !== null) content.push({ type: 'text', text: note });
   return { content, structuredContent: structured };

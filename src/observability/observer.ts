@@ -35,14 +35,18 @@ export function createObserver(config: Config, logger: Logger = createLogger(con
     rates: (rates: RateLimiter): RateLimiter => (measuring ? countedRefusals(rates, (kind) => metrics.refused(kind)) : rates),
     checks: <T>(checker: { check(destination: string, field: string): Promise<T> }) =>
       measuring ? countedChecks(checker, (outcome) => metrics.checked(outcome)) : checker,
-    /** Starts serving /metrics (one process), or answering the primary (a worker); the listener's address, if any. */
-    async listen(): Promise<string | null> {
+    /**
+     * Starts serving /metrics and the `inside` paths (one process), or answering the primary (a worker); the
+     * listener's address, if any.
+     */
+    async listen(inside: Parameters<typeof listenForMetrics>[3] = {}): Promise<string | null> {
       if (!registry) return null;
       if (config.workers > 1) {
         answerPrimary(registry);
         return null;
       }
-      listener = await listenForMetrics(config.metricsHost, config.metricsPort!, async () => ({ type: registry.contentType, text: await registry.metrics() }));
+      const scrape = async () => ({ type: registry.contentType, text: await registry.metrics() });
+      listener = await listenForMetrics(config.metricsHost, config.metricsPort!, scrape, inside);
       return hostAndPort(listener.address);
     },
     async close(): Promise<void> {

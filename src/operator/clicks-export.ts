@@ -4,6 +4,7 @@ import { apiError } from '../errors.js';
 import { byCodeUnits } from '../shared/code-unit-order.js';
 import { csvText } from '../shared/csv.js';
 import type { Store } from '../store/ports.js';
+import { teamAddress } from '../domains/team-address.js';
 import { teamById } from './lookup.js';
 import { quote } from './quote.js';
 
@@ -34,9 +35,9 @@ const COLUMNS = ['date', 'code', 'name', 'short link', 'clicks', 'visitors'] as 
 
 /**
  * A team's counted clicks per link and day for the last `days` UTC dates ending today, by date then code; days a link
- * had no click are left out. Whoever calls has checked the caller may see the team (its member, or the operator).
+ * had no click are left out. Short links at `base`: the team's address (its primary domain, or PUBLIC_URL). Whoever calls has checked the caller may see the team (its member, or the operator).
  */
-export async function teamClicks(store: Store, teamId: string, days: number, now: Date, publicUrl: string): Promise<TeamClicks> {
+export async function teamClicks(store: Store, teamId: string, days: number, now: Date, base: string): Promise<TeamClicks> {
   const [from, to] = [firstOfLastDays(now, days), utcDate(now)];
   const daily = await store.analytics.dailyByLink(teamId, from, to);
   const links = new Map((await store.links.findByIds([...new Set(daily.map((row) => row.linkId))])).map((link) => [link.id, link]));
@@ -44,7 +45,7 @@ export async function teamClicks(store: Store, teamId: string, days: number, now
     // A link deleted between the two reads took its counts with it.
     const link = links.get(linkId);
     if (!link) return [];
-    return [{ date: day, code: link.code, name: link.name ?? '', shortLink: shortLinkOf(publicUrl, link), clicks, visitors }];
+    return [{ date: day, code: link.code, name: link.name ?? '', shortLink: shortLinkOf(base, link), clicks, visitors }];
   });
   // By code unit, not locale: codes differ in case (`aB3` and `Ab3` are two links), and a file must sort the same anywhere.
   rows.sort((a, b) => byCodeUnits(a.date, b.date) || byCodeUnits(a.code, b.code));
@@ -64,7 +65,7 @@ export async function exportTeamClicks(store: Store, input: { team: string; days
   const kept = (await store.settings.limits()).analyticsDays;
   const days = input.days === undefined ? EXPORT_DAYS : exportDays(input.days, kept);
   const team = await teamById(store, input.team);
-  return teamClicks(store, team.id, days, now, publicUrl);
+  return teamClicks(store, team.id, days, now, await teamAddress(store.domains, team.id, publicUrl));
 }
 
 function exportDays(raw: string, kept: number): number {

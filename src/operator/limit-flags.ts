@@ -18,6 +18,7 @@ export const LIMIT_FLAGS = {
   'signups-per-hour': 'signupsPerHour',
   'teams-per-hour': 'teamsPerHour',
   'analytics-days': 'analyticsDays',
+  'team-domains': 'teamDomains',
 } as const satisfies Record<string, keyof Limits>;
 
 export type LimitFlag = keyof typeof LIMIT_FLAGS;

@@ -9,8 +9,9 @@ import { quote } from './quote.js';
 // ceiling only keeps a typo from turning into a number JSON and the rate-limit headers mangle.
 const MAX_LIMIT = LIFTED_LIMIT;
 // The limits whose lowest value is not 1. A wait, not an allowance: zero is a real choice (a private instance where
-// every member's reports count at once). Analytics are kept at least the spec's 30 days, which linkClicks answers.
-const LOWEST: Partial<Record<LimitFlag, number>> = { 'established-after-hours': 0, 'analytics-days': ANALYTICS_DAYS.min };
+// every member's reports count at once; an instance whose teams keep to PUBLIC_URL, no domains). Analytics are kept at
+// least the spec's 30 days, which linkClicks answers.
+const LOWEST: Partial<Record<LimitFlag, number>> = { 'established-after-hours': 0, 'analytics-days': ANALYTICS_DAYS.min, 'team-domains': 0 };
 
 /** The smallest value a limit takes. */
 function lowestLimit(flag: LimitFlag): number {

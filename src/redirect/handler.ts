@@ -19,6 +19,15 @@ import { linkResolver } from './resolve.js';
 import type { RedirectTarget } from './link-cache.js';
 import { setRetryAfter } from '../http/retry-after.js';
 
+/**
+ * A team's own domain a request came in on (routing.ts, domain-site.ts): only the team's links answer there, and their QR codes
+ * draw the domain's addresses (`base`: `https://<domain>`).
+ */
+export interface LinkSite {
+  teamId: string;
+  base: string;
+}
+
 // One trailing slash is ignored (`/launch/`, `/<code>/qr/`): within the one match every visit runs anyway.
 const SHORT_PATH = new RegExp(`^/([A-Za-z0-9_-]{${MIN_NAME_LENGTH},${MAX_NAME_LENGTH}})(/qr)?/?$`);
 const BAD_FORMAT = 'Unknown format: ask for format=svg (the default) or format=png.';
@@ -47,6 +56,8 @@ export function redirects(deps: {
   analytics?: (Omit<CaptureDeps, 'publicUrl'> & { writeMs?: number }) | null;
   /** The service's secret (the store keeps it): signs the permissions of links with a password. */
   secret: Uint8Array;
+  /** Each team's address (its primary domain, or PUBLIC_URL: domains/directory.ts), which its QR codes hold. */
+  addresses: () => Promise<(teamId: string) => string>;
 }) {
   const servedBy = deps.servedBy ?? null;
   const resolve = linkResolver(deps.store);
@@ -56,19 +67,30 @@ export function redirects(deps: {
   const passwords = linkPasswords({ secret: deps.secret, rates: deps.gate.rates, publicUrl: deps.publicUrl });
   const factsOf = deps.analytics ? clickFacts({ ...deps.analytics, publicUrl: deps.publicUrl }) : null;
 
-  async function handleRedirect(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string | null | false> {
+  async function handleRedirect(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    requestId: string,
+    site: LinkSite | null = null,
+  ): Promise<string | null | false> {
     // A POST is a link's password form (link-password.ts); any other is the web app's to refuse.
     const posted = req.method === 'POST';
     if (req.method !== 'GET' && req.method !== 'HEAD' && !posted) return false;
     const match = SHORT_PATH.exec(path);
     // The service's own pages (/app, /signin, ...) are reserved words, never names: they are the web app's.
     if (!match || isReservedWord(match[1]!)) return false;
-    const link = await resolve(match[1]!);
+    // On a team's domain the request caught up with other processes' changes as its domain was looked up.
+    const found = await resolve(match[1]!, site !== null);
+    // On a team's domain another team's link is no link at all.
+    const link = site !== null && found !== null && found.teamId !== site.teamId ? null : found;
     if (posted && (match[2] || link?.passwordHash == null || link.state === 'disabled')) return false;
     if (match[2]) {
       if (!link) return false;
       stampIds(res, requestId, servedBy);
-      await sendQr(req, res, link.code);
+      // Drawn for the address the link is shown at: the domain visited, or its team's.
+      const base = site?.base ?? (await deps.addresses())(link.teamId);
+      await sendQr(req, res, qrAddress(base, link.code));
       return link.id;
     }
     // Links without options, the most, pass these tests on fields of the cached entry alone.
@@ -87,7 +109,7 @@ export function redirects(deps: {
     // A flagged link's warning is no click; the fetchers that are not people are still shown by class.
     const kind = visitClass(req);
     if (kind !== 'counted') clicks.notCounted(link.id, deps.clock.now(), kind);
-    return sendPage(res, 200, flaggedPage(link.destination, link.code), link.id);
+    return sendPage(res, 200, flaggedPage(link.destination, link.code, site ? deps.publicUrl : ''), link.id);
   }
 
   /**
@@ -136,7 +158,8 @@ export function redirects(deps: {
     return null;
   }
 
-  async function sendQr(req: IncomingMessage, res: ServerResponse, code: string): Promise<void> {
+  /** The QR code of `address` (the link's, on the address visited), as SVG or PNG. */
+  async function sendQr(req: IncomingMessage, res: ServerResponse, address: string): Promise<void> {
     const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') ?? 'svg';
     // Before the gate: a wrong format draws nothing, so it costs the address none of its budget.
     if (!isQrFormat(format)) {
@@ -150,7 +173,7 @@ export function redirects(deps: {
       res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8' });
       return void res.end('Too many requests; wait a minute.');
     }
-    const { type, body } = await qrCodes.of(qrAddress(deps.publicUrl, code), format);
+    const { type, body } = await qrCodes.of(address, format);
     res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : body);
   }

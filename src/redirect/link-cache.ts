@@ -6,6 +6,8 @@ import { LruCache } from '../support/lru-cache.js';
 /** What a redirect needs of a link. */
 export interface RedirectTarget {
   id: string;
+  /** Whose link it is: on a team's domain only the team's links answer. */
+  teamId: string;
   code: string;
   state: LinkState;
   destination: string;

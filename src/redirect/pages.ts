@@ -1,7 +1,10 @@
 import { escapeHtml, page } from '../views/layout.js';
 
-/** The pages a visitor sees instead of a redirect. Small, escaped, no scripts. */
-export function flaggedPage(destination: string, code: string): string {
+/**
+ * The pages a visitor sees instead of a redirect. Small, escaped, no scripts.
+ * A flagged link's warning: `appBase` is where the web app is, '' on PUBLIC_URL itself, PUBLIC_URL on a team's domain.
+ */
+export function flaggedPage(destination: string, code: string, appBase = ''): string {
   // Named as the redirect writes it, so the page reads as where "Continue" goes: destinations are stored in that
   // form, and one stored as sent before that (`https://evil.example\@bank.example/`) is shown serialized too.
   const shown = escapeHtml(new URL(destination).href);
@@ -12,12 +15,18 @@ export function flaggedPage(destination: string, code: string): string {
      <p><code>${shown}</code></p>
      <p>Go on only if you trust that address.</p>
      <p><a href="${shown}" rel="noopener noreferrer nofollow">Continue to ${shown}</a></p>
-     <p>Was it harmful? <a href="/app/report?link=${escapeHtml(code)}">Report it</a> (signed in).</p>`,
+     <p>Was it harmful? <a href="${escapeHtml(appBase)}/app/report?link=${escapeHtml(code)}">Report it</a> (signed in).</p>`,
   );
 }
 
 export function disabledPage(): string {
   return page('Link disabled', '<h1>This link was disabled</h1><p>The service turned this short link off.</p>');
+}
+
+/** A team's domain's root, when the team chose no address for it. */
+export function domainRootPage(domain: string): string {
+  const shown = escapeHtml(domain);
+  return page(shown, `<h1>${shown}</h1><p>This address serves short links. Follow a short link to be taken where it leads.</p>`);
 }
 
 export function notFoundPage(): string {

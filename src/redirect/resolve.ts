@@ -35,10 +35,11 @@ export function linkResolver(store: Store, maxEntries?: number) {
   const findName = (name: string) => store.links.findByName(name);
   const reads: KeyReads<RedirectTarget> = { byCode: (code) => cached(code, findCode), byName: (name) => cached(name, findName) };
 
-  return async function resolve(key: string): Promise<RedirectTarget | null> {
+  /** `caughtUp`: the request caught up with other processes' changes already (one on a team's domain). */
+  return async function resolve(key: string, caughtUp = false): Promise<RedirectTarget | null> {
     // A visit is a request of its own: caught up here rather than at the entry point (routing.ts), so a path that
     // cannot be a link, or is no GET, costs no catching up.
-    await store.changes.catchUp();
+    if (!caughtUp) await store.changes.catchUp();
     // The hot path: most visits spell the key as it is cached, and need no lowercasing or shape checks.
     const hit = cache.asSpelled(key);
     return hit !== undefined ? hit : findByKey(key, reads);
@@ -46,7 +47,7 @@ export function linkResolver(store: Store, maxEntries?: number) {
 }
 
 function toTarget(link: LinkRecord): RedirectTarget {
-  const { id, code, state, destination, maxClicks, passwordHash, forwardQuery } = link;
+  const { id, teamId, code, state, destination, maxClicks, passwordHash, forwardQuery } = link;
   const expiresAt = link.expiresAt === null ? null : Date.parse(link.expiresAt);
-  return { id, code, state, destination, location: new URL(destination).href, expiresAt, maxClicks, passwordHash, forwardQuery };
+  return { id, teamId, code, state, destination, location: new URL(destination).href, expiresAt, maxClicks, passwordHash, forwardQuery };
 }

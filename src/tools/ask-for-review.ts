@@ -21,6 +21,6 @@ export const askForReview = defineTool({
   takesIdempotencyKey: false,
   async run({ code, reason }, caller, ctx) {
     const link = await linkToChange(ctx, caller, code);
-    return linkIn(ctx)(await ctx.store.moderation.askForReview(link.id, caller.personId, reason, ctx.clock.now()));
+    return (await linkIn(ctx))(await ctx.store.moderation.askForReview(link.id, caller.personId, reason, ctx.clock.now()));
   },
 });

@@ -40,7 +40,7 @@ export const changeDestination = defineTool({
   async run(input, caller, ctx, once) {
     const { id, destination } = await firstFault((faults) => checkChange(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     return toLink(await ctx.store.links.setDestination(id, destination, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

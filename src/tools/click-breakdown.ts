@@ -125,11 +125,12 @@ async function linkRows(ctx: ToolContext, teamId: string, from: string, to: stri
   const ranked = await ctx.store.analytics.byLink(teamId, from, to, BREAKDOWN_ROWS);
   // The links' codes and names in one read; a link deleted since the ranking took its counts with it.
   const links = new Map((await ctx.store.links.findByIds(ranked.rows.map((row) => row.linkId))).map((link) => [link.id, link]));
-  const { publicUrl } = ctx.config;
+  // At the team's address: its primary domain, or PUBLIC_URL.
+  const base = (await ctx.domains.directory.addresses())(teamId);
   const live = { rows: ranked.rows.filter((row) => links.has(row.linkId)), rest: ranked.rest };
   return folded(live, (row) => {
     const link = links.get(row.linkId)!;
-    return { value: link.code, label: shortLinkOf(publicUrl, link), clicks: row.clicks, visitors: row.visitors };
+    return { value: link.code, label: shortLinkOf(base, link), clicks: row.clicks, visitors: row.visitors };
   });
 }
 

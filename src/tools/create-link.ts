@@ -41,7 +41,7 @@ export const createLink = defineTool({
   async run(input, caller: Caller, ctx, once) {
     const link = await firstFault((faults) => checkCreateLink(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     return toLink(await ctx.store.links.create(link, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -52,7 +52,7 @@ export const createLinks = defineTool({
     const checked: Array<NewLink | ApiError> = [];
     for (const [index, raw] of links.entries()) checked.push(await check(ctx, team, raw, `links[${index}].`));
     const passed = checked.filter((outcome): outcome is NewLink => !(outcome instanceof ApiError));
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     const answer = (made: readonly CreateOutcome[]) => {
       let next = 0;
       return { results: checked.map((outcome) => resultOf(outcome instanceof ApiError ? outcome : made[next++]!, toLink)) };

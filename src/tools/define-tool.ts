@@ -8,6 +8,9 @@ import type { Limits } from '../domain/limits.js';
 import type { Caller } from '../shared/caller.js';
 import type { Clock } from '../shared/clock.js';
 import type { InputChecks } from './faults.js';
+import type { DomainDirectory } from '../domains/directory.js';
+import type { LookForProof } from '../domains/proof-lookup.js';
+import type { Random } from '../domain/random.js';
 
 /** What every tool's `run` may use; built once in the composition root. */
 export interface ToolContext {
@@ -16,6 +19,11 @@ export interface ToolContext {
   config: Config;
   cursors: Cursors;
   destinations: DestinationChecker;
+  /**
+   * Teams' own domains: every process's directory of them (where links are shown and served), how a domain is
+   * proven through DNS, and the randomness its token is drawn from.
+   */
+  domains: { directory: DomainDirectory; lookForProof: LookForProof; random: Random };
 }
 
 /** The four MCP annotations; every tool sets all of them. */

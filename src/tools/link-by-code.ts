@@ -37,6 +37,6 @@ export const linkByCode = defineTool({
     if (!looksLikeCode(code)) {
       throw apiError.notFound(`No link has that code: codes are ${CODE_LENGTH} characters of A-Z, a-z and 0-9; ${BY_NAME}.`, 'code');
     }
-    return linkIn(ctx)(await linkToRead(ctx, caller, code));
+    return (await linkIn(ctx))(await linkToRead(ctx, caller, code));
   },
 });

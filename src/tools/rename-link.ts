@@ -40,7 +40,7 @@ export const renameLink = defineTool({
   async run(input, caller, ctx, once) {
     const { id, name } = await firstFault((faults) => checkRename(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     return toLink(await ctx.store.links.rename(id, name, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -5,6 +5,7 @@ import { MAX_DESTINATION_LENGTH_TEXT } from '../domain/destination.js';
 import { LINK_STATES } from '../domain/link-state.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH, NAME_PATTERN_SOURCE } from '../domain/link-name.js';
 import { NOTE_MAX } from '../domain/note.js';
+import type { DomainDirectory } from '../domains/directory.js';
 import type { LinkRecord } from '../store/ports.js';
 
 /**
@@ -58,7 +59,9 @@ export const linkSchema = z
     createdAt: z.string().meta({ format: 'date-time' }),
     changedAt: z.string().nullable().meta({ format: 'date-time' }),
     // The service's additions to v1 (docs/behaviour.md, "Link options"), after the spec's eight fields.
-    shortUrl: z.string().meta({ description: 'The short link by code: the service\'s address, then /<code>.', format: 'uri' }),
+    shortUrl: z
+      .string()
+      .meta({ description: "The short link by code: on the team's primary domain when it has one, else the service's address; then /<code>.", format: 'uri' }),
     nameUrl: z.string().nullable().meta({ description: 'The short link by name, or null when the link has none.', format: 'uri' }),
     expiresAt: z.string().nullable().meta({ description: 'When the link ends (visitors then get 410), or null for never.', format: 'date-time' }),
     maxClicks: z.number().int().nullable().meta({ description: 'After this many counted clicks the link ends (410); null for no cap.' }),
@@ -69,8 +72,11 @@ export const linkSchema = z
 
 export type Link = z.output<typeof linkSchema>;
 
-/** The one public shape of a link, for every surface: the stored link, and its addresses at `publicUrl`. */
-export function toLink(record: LinkRecord, publicUrl: string): Link {
+/**
+ * The one public shape of a link, for every surface: the stored link, and its addresses at `base` (PUBLIC_URL, or its
+ * team's primary domain).
+ */
+export function toLink(record: LinkRecord, base: string): Link {
   return {
     id: record.id,
     code: record.code,
@@ -80,8 +86,8 @@ export function toLink(record: LinkRecord, publicUrl: string): Link {
     state: record.state,
     createdAt: record.createdAt,
     changedAt: record.changedAt,
-    shortUrl: `${publicUrl}/${record.code}`,
-    nameUrl: record.name === null ? null : `${publicUrl}/${record.name}`,
+    shortUrl: `${base}/${record.code}`,
+    nameUrl: record.name === null ? null : `${base}/${record.name}`,
     expiresAt: record.expiresAt,
     maxClicks: record.maxClicks,
     hasPassword: record.passwordHash !== null,
@@ -90,10 +96,13 @@ export function toLink(record: LinkRecord, publicUrl: string): Link {
   };
 }
 
-/** toLink at the service's address: what a tool answers a link as, and keeps as an idempotent call's answer. */
-export function linkIn(ctx: { config: { publicUrl: string } }): (record: LinkRecord) => Link {
-  const { publicUrl } = ctx.config;
-  return (record) => toLink(record, publicUrl);
+/**
+ * toLink at each team's address of the moment (its primary domain, or PUBLIC_URL: domains/directory.ts): what a
+ * tool answers a link as, and keeps as an idempotent call's answer.
+ */
+export async function linkIn(ctx: { domains: { directory: Pick<DomainDirectory, 'addresses'> } }): Promise<(record: LinkRecord) => Link> {
+  const addressOf = await ctx.domains.directory.addresses();
+  return (record) => toLink(record, addressOf(record.teamId));
 }
 
 /** `{ data: [...], next }`: a page of results. */

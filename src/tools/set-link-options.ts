@@ -49,7 +49,7 @@ export const setLinkOptions = defineTool({
   async run(input, caller, ctx, once) {
     const { id, options } = await firstFault((faults) => checkSetOptions(input, caller, ctx, faults));
     const limits = await ctx.store.settings.limits();
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     return toLink(await ctx.store.links.setOptions(id, options, limits, ctx.clock.now(), once?.slot(toLink)));
   },
 });

@@ -39,7 +39,7 @@ export const setNote = defineTool({
   faults: checkSetNote,
   async run(input, caller, ctx, once) {
     const { id, note } = await firstFault((faults) => checkSetNote(input, caller, ctx, faults));
-    const toLink = linkIn(ctx);
+    const toLink = await linkIn(ctx);
     return toLink(await ctx.store.links.setNote(id, note, ctx.clock.now(), once?.slot(toLink)));
   },
 });

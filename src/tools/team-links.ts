@@ -44,6 +44,6 @@ export const teamLinks = defineTool({
     const page = links.slice(0, limit);
     const last = page.at(-1);
     const next = links.length > limit && last ? ctx.cursors.make('listLinks', params, last.seq) : null;
-    return { data: page.map(linkIn(ctx)), next };
+    return { data: page.map(await linkIn(ctx)), next };
   },
 });

@@ -20,7 +20,7 @@ export async function linkOf(ctx: ToolContext, me: SignedIn, code: string): Prom
   }
 }
 
-/** A link's short addresses: by code, and by name when it has one. */
-export function shortAddresses(publicUrl: string, link: Pick<Link, 'code' | 'name'>): string[] {
-  return [`${publicUrl}/${link.code}`, ...(link.name ? [`${publicUrl}/${link.name}`] : [])];
+/** A link's short addresses (on its team's primary domain, or PUBLIC_URL): by code, and by name when it has one. */
+export function shortAddresses(link: Pick<Link, 'shortUrl' | 'nameUrl'>): string[] {
+  return [link.shortUrl, ...(link.nameUrl ? [link.nameUrl] : [])];
 }

@@ -19,6 +19,7 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['store'],
   ['destinations'],
   ['analytics'], // click analytics: what a visit's address, User-Agent and Referer say, and the removal of old days
+  ['domains'], // teams' own domains: adding them, proving them through DNS, and every process's directory of them
   ['tools'],
   ['http'],
   ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget

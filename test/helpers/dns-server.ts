@@ -11,8 +11,11 @@ const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 /** A made-up zone of its own, so no name here can be confused with a real site. */
 export const ZONE = 'dns-test.net';
 
-/** What the server does for a name: answer these records, or answer with an error code, or never answer. */
-export type Entry = { a?: string[]; aaaa?: string[]; ttl?: number } | 'nxdomain' | 'servfail' | 'refused' | 'silent';
+/**
+ * What the server does for a name: answer these records, or answer with an error code, or never answer. A test may
+ * change the names it handed in while the server runs (a TXT record published, then gone).
+ */
+export type Entry = { a?: string[]; aaaa?: string[]; txt?: string[]; ttl?: number } | 'nxdomain' | 'servfail' | 'refused' | 'silent';
 
 const PUBLIC = { a: ['93.184.216.34'], aaaa: ['2606:2800:220:1::'] };
 
@@ -76,7 +79,7 @@ export async function startDnsServer(
     const question = request.questions[0];
     if (!question) return void send(response);
     const name = question.name.toLowerCase().replace(/\.$/, '');
-    const type = question.type === Packet.TYPE.A ? 'A' : question.type === Packet.TYPE.AAAA ? 'AAAA' : String(question.type);
+    const type = question.type === Packet.TYPE.A ? 'A' : question.type === Packet.TYPE.AAAA ? 'AAAA' : question.type === Packet.TYPE.TXT ? 'TXT' : String(question.type);
     queries.push(`${name} ${type}`);
     const entry = names[name] ?? otherwise;
     // Never answering makes the resolver time out, as with a dead or filtered name server.
@@ -88,6 +91,10 @@ export async function startDnsServer(
       const addresses = type === 'A' ? (entry.a ?? []) : type === 'AAAA' ? (entry.aaaa ?? []) : [];
       for (const address of addresses) {
         response.answers.push(Packet.createResourceFromQuestion(question, { class: Packet.CLASS.IN, ttl: entry.ttl ?? 300, address }));
+      }
+      // A TXT record each (the proofs of teams' domains: domain/custom-domain.ts).
+      for (const data of type === 'TXT' ? (entry.txt ?? []) : []) {
+        response.answers.push(Packet.createResourceFromQuestion(question, { class: Packet.CLASS.IN, ttl: entry.ttl ?? 300, data }));
       }
     }
     response.header.aa = 1;

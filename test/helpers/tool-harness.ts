@@ -15,6 +15,7 @@ import type { LinkState } from '../../src/domain/link-state.js';
 import { cryptoRandom, type Random } from '../../src/domain/random.js';
 import { ApiError, apiError, type ErrorCode } from '../../src/errors.js';
 import type { Store } from '../../src/store/ports.js';
+import { domainDirectory } from '../../src/domains/directory.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { createLink } from '../../src/tools/create-link.js';
 import type { Caller } from '../../src/shared/caller.js';
@@ -119,6 +120,12 @@ export class ToolHarness {
         privateNetwork: this.network.privateNetwork,
         unsafeSites: this.network.unsafeSites,
       }),
+      domains: {
+        directory: domainDirectory(this.store, config.publicUrl),
+        // Tools prove no domain: a test that does starts a server with a DNS stand-in (test/e2e/custom-domains).
+        lookForProof: async () => ({ unanswered: 'ENOTIMP' }),
+        random: options.random ?? cryptoRandom,
+      },
     };
   }
 

@@ -3,6 +3,7 @@ import { accounts } from './contract/accounts.js';
 import { analytics } from './contract/analytics.js';
 import { changes } from './contract/changes.js';
 import { clicksAndSettings } from './contract/clicks-settings.js';
+import { domains } from './contract/domains.js';
 import type { OpenStore } from './contract/fixtures.js';
 import { idempotency } from './contract/idempotency.js';
 import { idempotentWrites } from './contract/idempotent-writes.js';
@@ -40,6 +41,7 @@ export function storeContract(name: string, open: OpenStore): void {
     linkLimits(open);
     linkChanges(open);
     linkOptions(open);
+    domains(open);
     changes(open);
     clicksAndSettings(open);
     analytics(open);

@@ -16,7 +16,8 @@ li:first-child{border-top:0;padding-top:0}
 var asked = {};
 
 function row(link) {
-  var address = shortAddress(link.code);
+  // At the team's address (its domain, or the service's), as the tool answers it.
+  var address = typeof link.shortUrl === 'string' ? link.shortUrl : shortAddress(link.code);
   var page = el('button', '', ['Open']);
   page.type = 'button';
   page.setAttribute('aria-label', 'Open the page of ' + address + ' in shortlinks');

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { qrAddress } from '../../domain/qr-address.js';
+import { markedForQr } from '../../domain/qr-address.js';
 import { linksIn } from '../link-addresses.js';
 import { LINK_CARD_URI, viewOfTool } from './extension.js';
 
@@ -11,10 +11,11 @@ export const QR_META_KEY = 'shortlinks/qrCodes';
  * card, each link's QR code as rows of modules ("1" dark), drawn here because the card may fetch nothing and
  * carries no QR encoder. The card builds its picture from these bits with DOM calls, so no markup travels.
  */
-export function viewData(toolName: string, structured: unknown, publicUrl: string): Record<string, unknown> | null {
+export function viewData(toolName: string, structured: unknown): Record<string, unknown> | null {
   if (viewOfTool(toolName) !== LINK_CARD_URI) return null;
   const codes: Record<string, string[]> = {};
-  for (const link of linksIn(structured)) codes[link.code] = qrRows(qrAddress(publicUrl, link.code));
+  // At the link's address: its team's domain, or PUBLIC_URL.
+  for (const link of linksIn(structured)) codes[link.code] = qrRows(markedForQr(link.shortUrl));
   return { [QR_META_KEY]: codes };
 }
 

@@ -1,6 +1,8 @@
 import { judgeRemoval } from '../../domain/team-roles.js';
 import type { AccountRemoval } from '../ports.js';
 import type { Steps } from './steps.js';
+import { retireTeamDomains } from './domains.js';
+import { q } from './link-queries.js';
 import { t, type StoreQueries } from './team-queries.js';
 
 /**
@@ -28,7 +30,12 @@ export const accountOperations = {
       alone.push(teamId);
     }
     // Teams only they could see, with nothing in them: left behind, no one could ever reach or delete them.
-    for (const teamId of alone) yield* t.deleteTeam(teamId);
+    const domains: string[] = [];
+    for (const teamId of alone) {
+      domains.push(...(yield* retireTeamDomains(teamId)));
+      yield* t.deleteTeam(teamId);
+    }
+    if (domains.length > 0) yield* q.changed(...domains);
     return (yield* t.deletePerson(personId)) ? { kind: 'removed', teamsDeleted: alone.length } : { kind: 'no_person' };
   },
 };

@@ -1,5 +1,6 @@
 import type { Membership, TeamRole } from '../../domain/team-roles.js';
 import type { Team } from '../ports.js';
+import type { DomainQueries } from './domain-queries.js';
 import type { LinkQueries } from './link-queries.js';
 import { asker } from './steps.js';
 
@@ -34,8 +35,8 @@ export interface TeamQueries {
   deletePerson(personId: string): boolean;
 }
 
-/** Every query an operation may ask: an adapter answers both sets in one transaction. */
-export type StoreQueries = LinkQueries & TeamQueries;
+/** Every query an operation may ask: an adapter answers every set in one transaction. */
+export type StoreQueries = LinkQueries & TeamQueries & DomainQueries;
 
 /** The team queries as steps of an operation. */
 export const t = asker<TeamQueries>();

@@ -1,5 +1,6 @@
 import { judgePromotion, judgeRemoval, refusalToManage, type Promotion, type Refusal, type Removal, type TeamActor } from '../../domain/team-roles.js';
 import type { Team } from '../ports.js';
+import { retireTeamDomains } from './domains.js';
 import { q } from './link-queries.js';
 import type { Steps } from './steps.js';
 import { t, type StoreQueries } from './team-queries.js';
@@ -46,11 +47,14 @@ export const teamOperations = {
     const refusal = refusalToManage(yield* t.members(teamId), by);
     if (refusal) return refusal;
     const links = yield* t.lockedTeamLinks(teamId);
+    const domains = yield* retireTeamDomains(teamId);
     yield* t.retireTeamNames(teamId);
     yield* t.deleteTeamLinks(teamId);
     yield* t.deleteTeam(teamId);
     // Every cache of these links forgets them, in every process: they answer 404 from the next request on.
-    if (links.length > 0) yield* q.changed(...links.flatMap((link) => [link.code, link.name]));
+    // Its domains are removed with it, and stop serving on the next request in every process too.
+    const keys = [...links.flatMap((link) => [link.code, link.name]), ...domains];
+    if (keys.length > 0) yield* q.changed(...keys);
     return { links: links.length };
   },
 };

@@ -11,6 +11,7 @@ import { openDatabase } from './database.js';
 import { postgresFailure } from './failures.js';
 import { pgIdempotency } from './idempotency.js';
 import { pgInvitations } from './invitations.js';
+import { pgDomains } from './domains.js';
 import { pgLeases } from './leases.js';
 import { pgMailOutbox } from './mail-outbox.js';
 import { pgEmailChanges } from './email-changes.js';
@@ -80,6 +81,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
       grant: cached('access', 10_000, (id) => id, quick.tokens.grant),
     },
     links: { ...links, findByCode: cached('links', 10_000, (code) => code, quick.links.findByCode), findByName: quick.links.findByName },
+    domains: pgDomains(pool, perform),
     clicks: pgClicks(pool),
     analytics: pgAnalytics(pool, random),
     moderation: pgModeration(pool, random, perform),

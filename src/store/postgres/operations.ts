@@ -4,6 +4,7 @@ import { runAwaiting, type Steps } from '../operations/steps.js';
 import type { PgChanges } from './changes.js';
 import { pgLinkQueries } from './link-queries.js';
 import { silentAccessWrite, type AccessWrite } from './access-writes.js';
+import { pgDomainQueries } from './domain-queries.js';
 import { pgTeamQueries } from './team-queries.js';
 
 /** What running operations tells the other processes through (changes.ts); a stand-in in tests of single ports. */
@@ -18,7 +19,7 @@ export const silentNews: OperationNews = {
 };
 
 /**
- * Runs one link, moderation or team operation in one transaction (`inTransaction`), answering its queries on the
+ * Runs one link, moderation, team or domain operation in one transaction (`inTransaction`), answering its queries on the
  * transaction's connection. The links it touched are notified to every process at commit, and told to this one as
  * soon as it committed; its caller is answered once every live process heard of them (changes.ts). The team
  * operations (who belongs, which teams exist) run as the store's accessWrite (access-writes.ts), which also tells
@@ -33,7 +34,7 @@ export function pgOperations(pool: pg.Pool, changes: OperationNews, inTransactio
         return await inTransaction(async (client) => {
           // A run again after a deadlock starts afresh: what an earlier attempt touched never committed.
           touched = [];
-          const queries = { ...pgLinkQueries(client, touched), ...pgTeamQueries(client) };
+          const queries = { ...pgLinkQueries(client, touched), ...pgTeamQueries(client), ...pgDomainQueries(client) };
           const value = await runAwaiting(operation(...args), queries as never);
           if (touched.length > 0) await changes.notifyLinks(client, news, touched);
           return value;

@@ -149,6 +149,30 @@ export const sharedMigrations: readonly DialectText[] = [
   CREATE INDEX IF NOT EXISTS link_tags_by_team ON link_tags(team_id, tag, seq);
   `;
   },
+  // 8 (SQLite's 27, PostgreSQL's 21): teams' own short domains (domain/custom-domain.ts). One team a domain (its
+  // key); at most one primary a team; the checker reads the due ones by next_check_at. A removed domain, also one
+  // whose team was deleted, stays as a row in state 'removed' (so no foreign key to teams): its name answers
+  // not-found pages rather than PUBLIC_URL's.
+  (d) => `
+  CREATE TABLE IF NOT EXISTS team_domains (
+    domain TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    token TEXT NOT NULL,
+    state TEXT NOT NULL,
+    proof TEXT NOT NULL,
+    is_primary ${d.name === 'sqlite' ? 'INTEGER NOT NULL DEFAULT 0' : 'boolean NOT NULL DEFAULT false'},
+    root_url TEXT,
+    added_at TEXT NOT NULL,
+    verified_at TEXT,
+    missing_since TEXT,
+    checked_at TEXT,
+    next_check_at TEXT,
+    problem TEXT
+  )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''};
+  CREATE INDEX IF NOT EXISTS team_domains_by_team ON team_domains(team_id);
+  CREATE INDEX IF NOT EXISTS team_domains_by_next_check ON team_domains(next_check_at);
+  CREATE UNIQUE INDEX IF NOT EXISTS team_domains_one_primary ON team_domains(team_id) WHERE is_primary;
+  `,
 ];
 
 /**

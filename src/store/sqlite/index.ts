@@ -6,6 +6,7 @@ import { openDatabase } from './database.js';
 import { sqliteFailure } from './failures.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
+import { sqliteDomains } from './domains.js';
 import { sqliteLeases } from './leases.js';
 import { sqliteMailOutbox } from './mail-outbox.js';
 import { sqliteEmailChanges } from './email-changes.js';
@@ -43,6 +44,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random, perform),
+    domains: sqliteDomains(db, perform),
     tokens,
     links: sqliteLinks(db, random, new LinkIds(random), perform),
     clicks: sqliteClicks(db),

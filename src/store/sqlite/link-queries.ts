@@ -8,10 +8,11 @@ import { linkOrNull, linkSql, nameRowOf, storedOptions } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
 import type { LinkChanges } from './link-changes.js';
 import { prepare, prepareAll } from './prepare.js';
+import { sqliteDomainQueries } from './domain-queries.js';
 import { sqliteTeamQueries } from './team-queries.js';
 
 /**
- * SQLite's answers to the link, moderation and team operations (store/operations), and `perform`, which runs one
+ * SQLite's answers to the link, moderation, team and domain operations (store/operations), and `perform`, which runs one
  * operation in one immediate write transaction and tells StoreChanges what it changed within it. The write lock is
  * the whole file's, so the team and name locks are already held.
  */
@@ -67,7 +68,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     changed: (...keys) => void touched.push(...keys),
     keepAnswer: (key, claim, status, response) => s.finish.run({ ...key, claim, status, response }).changes === 1,
   };
-  const queries: StoreQueries = { ...links, ...sqliteTeamQueries(db) };
+  const queries: StoreQueries = { ...links, ...sqliteTeamQueries(db), ...sqliteDomainQueries(db) };
 
   return function perform<A extends unknown[], T>(operation: (...args: A) => Steps<StoreQueries, T>) {
     const transaction = writeTransaction(db, (...args: A) => {

@@ -20,6 +20,7 @@ const LABELS: Record<LimitFlag, string> = {
   'signups-per-hour': 'Sign-ups per network per hour',
   'teams-per-hour': 'New teams per network, and per person, per hour',
   'analytics-days': 'Days of click analytics kept',
+  'team-domains': 'Own domains a team may hold',
 };
 
 const FLAGS = Object.keys(LIMIT_FLAGS) as LimitFlag[];

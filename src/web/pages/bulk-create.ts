@@ -23,7 +23,8 @@ const PATH = '/app/links/bulk';
 /** One pasted line and what createLinks answered for it. */
 interface LineResult {
   destination: string;
-  code: string | null;
+  /** The short address made (on the team's address), or null when the line was refused. */
+  address: string | null;
   message: string | null;
 }
 
@@ -53,7 +54,6 @@ function destinationsOf(pasted: string): string[] {
  */
 export function bulkCreatePages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
-  const { publicUrl } = ctx.config;
 
   async function show(req: Request, res: Response, me: SignedIn, answer: Answer) {
     const teams = await teamsOf(ctx.store, me.person.id);
@@ -91,14 +91,14 @@ ${PAGE_SCRIPT_TAG}`,
   async function madeLines(me: SignedIn, made: string): Promise<LineResult[]> {
     const codes = made.split(',').filter(looksLikeCode).slice(0, MAX_LINKS_PER_CALL);
     const links = await Promise.all(codes.map((code) => linkOf(ctx, me, code).catch(unlessApiError)));
-    return links.flatMap((link) => (link ? [{ destination: link.destination, code: link.code, message: null }] : []));
+    return links.flatMap((link) => (link ? [{ destination: link.destination, address: link.shortUrl, message: null }] : []));
   }
 
   /** Each line's destination and its outcome: the short address with a Copy button, or why it was refused. */
   function resultItems(results: LineResult[]): Html {
     const items = results.map((r) => {
-      const outcome = r.code !== null
-        ? html`<span class="made">Made</span> <a href="${publicUrl}/${r.code}">${publicUrl}/${r.code}</a> ${copyButton(`${publicUrl}/${r.code}`)}`
+      const outcome = r.address !== null
+        ? html`<span class="made">Made</span> <a href="${r.address}">${r.address}</a> ${copyButton(r.address)}`
         : html`<span class="error">Refused:</span> ${r.message}`;
       return html`<li><p class="destination">${r.destination}</p><p>${outcome}</p></li>`;
     });
@@ -106,7 +106,7 @@ ${PAGE_SCRIPT_TAG}`,
   }
 
   function resultList(results: LineResult[]): Html {
-    const made = results.filter((r) => r.code !== null).length;
+    const made = results.filter((r) => r.address !== null).length;
     return html`<h2>Results</h2>
 <p class="alert" role="alert">Made ${count(made, 'link')}; refused ${count(results.length - made, 'link')}. The refused lines are left below to fix and send again.</p>
 ${resultItems(results)}`;
@@ -132,8 +132,8 @@ ${resultItems(results)}`;
       if (codes.every((code) => code !== null)) {
         return res.redirect(303, `${PATH}?team=${encodeURIComponent(team)}&made=${codes.join(',')}`);
       }
-      const lineResults = results.map((r, i) => ({ destination: destinations[i]!, code: r.link?.code ?? null, message: r.message }));
-      const refused = lineResults.filter((r) => r.code === null).map((r) => r.destination);
+      const lineResults = results.map((r, i) => ({ destination: destinations[i]!, address: r.link?.shortUrl ?? null, message: r.message }));
+      const refused = lineResults.filter((r) => r.address === null).map((r) => r.destination);
       // Some lines made: 200, as the API answers the call. None made: the form was refused, with the first line's status.
       const status = refused.length < results.length ? 200 : (results[0]!.status ?? 400);
       await show(req, res, me, { status, team, lines: refused.join('\n'), results: lineResults });

@@ -7,7 +7,7 @@ import { MAX_LINKS_PER_CALL } from '../../domain/limits.js';
 import { MAX_NAME_LENGTH, MIN_NAME_LENGTH } from '../../domain/link-name.js';
 import { LINK_STATES } from '../../domain/link-state.js';
 import { NOTE_MAX } from '../../domain/note.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, unlessApiError } from '../../errors.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import type { Team } from '../../store/ports.js';
 import { createLink } from '../../tools/create-link.js';
@@ -25,6 +25,7 @@ import { withUtm } from '../utm.js';
 import { SCRIPT_PAGE_CSP, PAGE_SCRIPT_TAG } from './page-script.js';
 import { NO_TEAM_YET, readTeamListing, teamSection, type TeamListing } from './link-list.js';
 import { teamsOf } from '../teams-of.js';
+import { linkOf } from '../link-of.js';
 
 const FIELDS = ['team', 'destination', 'name', 'note'] as const;
 /** The list's fields the teamLinks tool may find fault with, shown beside them on the filter form. */
@@ -69,14 +70,14 @@ export function dashboardPages(app: Express, deps: PageDeps): void {
       problem.status === 200 ? listProblem.status : problem.status,
       'Your links',
       html`<h1>Your links</h1>
-${notice(req)}
+${await notice(req, me)}
 ${alertBox(problem.alert)}
 ${teams.length === 0 ? NO_TEAM_YET : html`${createForm(teams, me.csrf, problem, destinations)}
 <p><a href="/app/links/bulk">Make up to ${MAX_LINKS_PER_CALL} links at once</a></p>
 ${filterForm(teams, query, listProblem.errors ?? {})}`}
 ${alertBox(listProblem.alert)}
 ${COPIED_STATUS}
-${listings.map((listing) => teamSection(listing, query, publicUrl))}
+${listings.map((listing) => teamSection(listing, query))}
 ${PAGE_SCRIPT_TAG}`,
       'app',
     );
@@ -93,11 +94,13 @@ ${PAGE_SCRIPT_TAG}`,
     return [];
   }
 
-  function notice(req: Request): Html {
+  /** After a change: the link made, at its team's address (read again: it may be on the team's domain), or the one deleted. */
+  async function notice(req: Request, me: SignedIn): Promise<Html> {
     const made = queryText(req, 'made');
     const deleted = queryText(req, 'deleted');
-    if (looksLikeCode(made)) {
-      const short = `${publicUrl}/${made}`;
+    const link = looksLikeCode(made) ? await linkOf(ctx, me, made).catch(unlessApiError) : null;
+    if (link) {
+      const short = link.shortUrl;
       return html`<p class="notice" role="status">Made <a href="${short}">${short}</a>. ${copyButton(short)}</p>`;
     }
     if (looksLikeCode(deleted)) return html`<p class="notice" role="status">Deleted ${publicUrl}/${deleted}.</p>`;

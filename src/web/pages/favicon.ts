@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { dataPath } from '../../paths.js';
-
-/**
- * Short links live at the root, so crawlers are kept from all of it but the home page (`/$` is the root alone, as
- * RFC 9309 reads `$`): no search engine lists a short link in its destination's place.
- */
-const ROBOTS_TXT = 'User-agent: *\nAllow: /$\nDisallow: /\n';
+import { ROBOTS_TXT } from '../../views/robots.js';
 
 /**
  * The files asked for by name at the root: the icon browsers show in tabs and bookmarks (SVG for those that take it,

@@ -15,12 +15,11 @@ import { backToLink } from './link-actions.js';
  */
 export function linkDeletePages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
-  const { publicUrl } = ctx.config;
 
   linkActionRoutes(app, deps, {
     path: 'delete',
     show(_req, res, me, link, refusal) {
-      const addresses = shortAddresses(publicUrl, link).map((address) => html`<li><code>${address}</code></li>`);
+      const addresses = shortAddresses(link).map((address) => html`<li><code>${address}</code></li>`);
       render(
         res,
         refusal?.status ?? 200,

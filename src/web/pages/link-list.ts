@@ -84,13 +84,13 @@ function matchesLine(matches: number | null): Html {
 }
 
 /** A team's part of the dashboard: its name, its count against the limit, its links and the pages around them. */
-export function teamSection(listing: TeamListing, query: ListQuery, publicUrl: string): Html {
+export function teamSection(listing: TeamListing, query: ListQuery): Html {
   const { team, links } = listing;
   const headingId = `team-${team.id}`;
   const held = listing.count === null ? null : isLifted(listing.max) ? count(listing.count, 'link') : `${listing.count} of ${count(listing.max, 'link')}`;
   const countLine = held === null ? html`` : html`<p class="count">${held}</p>`;
   const list = links.length
-    ? html`${matchesLine(listing.matches)}<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0, publicUrl))}</ul>`
+    ? html`${matchesLine(listing.matches)}<ul class="links">${links.map((link) => linkItem(link, listing.recent.get(link.id) ?? 0))}</ul>`
     : html`<p class="muted">${isFiltered(query) ? 'No links match.' : 'No links yet.'}</p>`;
   return html`<section class="team" aria-labelledby="${headingId}">
 <div class="team-head"><h2 id="${headingId}"><a href="/teams/${team.id}">${team.name}</a></h2>${countLine}</div>
@@ -119,8 +119,8 @@ function tagLinks(tags: readonly string[]): Html[] {
   return tags.map((tag, i) => html`${i === 0 ? '' : ', '}<a href="/app?tag=${tag}">${tag}</a>`);
 }
 
-function linkItem(link: Link, recent: number, publicUrl: string): Html {
-  const addresses = shortAddresses(publicUrl, link);
+function linkItem(link: Link, recent: number): Html {
+  const addresses = shortAddresses(link);
   const short = addresses[0]!;
   return html`<li>
 <ul class="addresses">${addresses.map(copyableAddress)}</ul>

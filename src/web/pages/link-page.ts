@@ -22,7 +22,6 @@ import { doneNotice, linkActions, stateNote } from './link-actions.js';
  */
 export function linkPages(app: Express, deps: PageDeps): void {
   const { ctx } = deps;
-  const { publicUrl } = ctx.config;
   pageScriptRoute(app);
 
   app.get(
@@ -31,7 +30,7 @@ export function linkPages(app: Express, deps: PageDeps): void {
       const link = await linkOf(ctx, me, req.params.code as string);
       const clicks = await runTool(ctx, linkClicks, me, { code: link.code });
       const analytics = await analyticsSection(ctx, me, { code: link.code }, pageDays(queryText(req, 'days')));
-      const addresses = shortAddresses(publicUrl, link);
+      const addresses = shortAddresses(link);
       const short = addresses[0]!;
       res.set('Content-Security-Policy', SCRIPT_PAGE_CSP);
       render(

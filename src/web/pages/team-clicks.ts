@@ -18,7 +18,8 @@ export function teamClicksPages(app: Express, deps: PageDeps): void {
     '/teams/:id/clicks.csv',
     signedInOnly(deps, async (req, res, me) => {
       const team = await teamOf(req, me);
-      const clicks = await teamClicks(ctx.store, team.id, pageDays(queryText(req, 'days')), ctx.clock.now(), ctx.config.publicUrl);
+      const base = (await ctx.domains.directory.addresses())(team.id);
+      const clicks = await teamClicks(ctx.store, team.id, pageDays(queryText(req, 'days')), ctx.clock.now(), base);
       res.set({
         'Cache-Control': PAGE_HEADERS['Cache-Control']!,
         'X-Content-Type-Options': PAGE_HEADERS['X-Content-Type-Options']!,
