@@ -94,6 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         settings: store.settings,
         privateNetwork,
         unsafeSites,
+        teamDomains: () => domains.held(),
       }),
     ),
     domains: { directory: domains, lookForProof, random: options.random ?? cryptoRandom },

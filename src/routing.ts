@@ -64,21 +64,22 @@ export function requestListener(surfaces: Surfaces): (req: IncomingMessage, res:
       observer.follow(req, res, 'web', started, id);
       return askTls(req, res);
     }
-    if (req.headers.host !== publicHost) {
-      // Any other host is looked up among the teams' domains (in memory: domains/directory.ts); one that is none
-      // is served as PUBLIC_URL is, as it always was (a proxy or a test may reach the service by another name).
-      const host = hostOf(req.headers.host);
-      const domain = host === null ? null : await domains.byHost(host);
-      if (domain) return routeOnDomain(req, res, domain, path, id, started);
-    }
+    // Any other host is looked up among the teams' domains (in memory: domains/directory.ts), which catches the
+    // request up with other processes' changes; one that is none is served as PUBLIC_URL is, as it always was (a
+    // proxy or a test may reach the service by another name). The health check never is: it must answer whatever
+    // the database does, on whichever name a probe uses.
+    const host = req.headers.host === publicHost || isHealthPath(path) ? null : hostOf(req.headers.host);
+    const domain = host === null ? null : await domains.byHost(host);
+    if (domain) return routeOnDomain(req, res, domain, path, id, started);
+    const caughtUp = host !== null;
     // Every other path is a link's (the redirect resolver catches up for itself); the pages answer one that cannot
     // be a link with their not-found page.
     const linkPath = !isServicePath(path);
     if (linkPath) {
-      const link = await redirectHandler.handleRedirect(req, res, path, id);
+      const link = await redirectHandler.handleRedirect(req, res, path, id, null, caughtUp);
       // `/qr/` too: a trailing slash is ignored (redirect/handler.ts).
       if (link !== false) return observer.redirected(req, res, isQrPath(path), link, id, started);
-    } else if (!store.changes.cachesCheckThemselves && !isHealthPath(path)) {
+    } else if (!caughtUp && !store.changes.cachesCheckThemselves && !isHealthPath(path)) {
       // Once per request, before any cache answers: every change other processes made before it was sent is seen
       // (on PostgreSQL a look at the clock: store/postgres/changes.ts). Not for the health check, which reads no
       // cache and must answer in time whatever the database does.

@@ -28,6 +28,11 @@ export function destinationChecker(options: {
   settings: SettingsStore;
   privateNetwork?: NetworkCheck;
   unsafeSites?: NetworkCheck;
+  /**
+   * Teams' domains (domains/directory.ts): links of this service too, so a link to one, and a domain's root sent to
+   * one, is refused as a link to PUBLIC_URL is (a chain, or a loop).
+   */
+  teamDomains?: () => Promise<ReadonlySet<string>>;
 }): DestinationChecker {
   // An IP address too: in private mode the service's own address, as PUBLIC_URL has it, is a destination to refuse.
   const ownHost = hostKeyOf(new URL(options.publicUrl));
@@ -38,7 +43,9 @@ export function destinationChecker(options: {
       const { destinations: mode } = await options.settings.serviceSettings();
       const checked = checkAddress(destination, field, mode);
       if (mode === 'public') await options.privateNetwork?.check(checked, field);
-      checkHostPolicy(checked, { ownHosts, shorteners, blocked: await options.settings.blockedDomains() }, field);
+      const domains = (await options.teamDomains?.()) ?? new Set<string>();
+      const own = domains.size === 0 ? ownHosts : new Set([...ownHosts, ...domains]);
+      checkHostPolicy(checked, { ownHosts: own, shorteners, blocked: await options.settings.blockedDomains() }, field);
       await options.unsafeSites?.check(checked, field);
       return checked;
     },

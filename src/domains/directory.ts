@@ -19,6 +19,8 @@ export interface DomainDirectory {
   addresses(): Promise<(teamId: string) => string>;
   /** The teams whose links are shown at their own domain now (most often none, which costs callers nothing more). */
   shownAtDomains(): Promise<ReadonlySet<string>>;
+  /** Every domain a team holds (pending, verified or failed: this service answers on each), by name. */
+  held(): Promise<ReadonlySet<string>>;
 }
 
 /** The domains by name, and each team's primary verified domain's address. */
@@ -26,6 +28,7 @@ interface Copy {
   byName: ReadonlyMap<string, TeamDomain>;
   primaries: ReadonlyMap<string, string>;
   shown: ReadonlySet<string>;
+  held: ReadonlySet<string>;
 }
 
 export function domainDirectory(store: { domains: Pick<DomainStore, 'directory'>; changes: StoreChanges }, publicUrl: string): DomainDirectory {
@@ -69,11 +72,15 @@ export function domainDirectory(store: { domains: Pick<DomainStore, 'directory'>
     async shownAtDomains() {
       return (await current()).shown;
     },
+    async held() {
+      return (await current()).held;
+    },
   };
 }
 
 function copyOf(domains: TeamDomain[]): Copy {
   const primaries = new Map<string, string>();
   for (const domain of domains) if (showsLinks(domain)) primaries.set(domain.teamId, domainBase(domain.domain));
-  return { byName: new Map(domains.map((domain) => [domain.domain, domain])), primaries, shown: new Set(primaries.keys()) };
+  const held = new Set(domains.filter((domain) => domain.state !== 'removed').map((domain) => domain.domain));
+  return { byName: new Map(domains.map((domain) => [domain.domain, domain])), primaries, shown: new Set(primaries.keys()), held };
 }

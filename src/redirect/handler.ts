@@ -73,6 +73,8 @@ export function redirects(deps: {
     path: string,
     requestId: string,
     site: LinkSite | null = null,
+    /** The request caught up with other processes' changes already (as its host was looked up among domains). */
+    caughtUp = site !== null,
   ): Promise<string | null | false> {
     // A POST is a link's password form (link-password.ts); any other is the web app's to refuse.
     const posted = req.method === 'POST';
@@ -80,8 +82,7 @@ export function redirects(deps: {
     const match = SHORT_PATH.exec(path);
     // The service's own pages (/app, /signin, ...) are reserved words, never names: they are the web app's.
     if (!match || isReservedWord(match[1]!)) return false;
-    // On a team's domain the request caught up with other processes' changes as its domain was looked up.
-    const found = await resolve(match[1]!, site !== null);
+    const found = await resolve(match[1]!, caughtUp);
     // On a team's domain another team's link is no link at all.
     const link = site !== null && found !== null && found.teamId !== site.teamId ? null : found;
     if (posted && (match[2] || link?.passwordHash == null || link.state === 'disabled')) return false;
@@ -96,20 +97,22 @@ export function redirects(deps: {
     // Links without options, the most, pass these tests on fields of the cached entry alone.
     const limited = link !== null && (link.expiresAt !== null || link.maxClicks !== null || link.passwordHash !== null);
     if (link?.state === 'active' && !limited) return redirect(req, res, link, 302, requestId);
-    stampIds(res, requestId, servedBy);
-    if (!link) return sendPage(res, 404, notFoundPage(), null);
-    if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id);
+    // The pages below write their ids with their other headers, as the redirects do (withIds).
+    if (!link) return sendPage(res, 404, notFoundPage(), null, requestId);
+    if (link.state === 'disabled') return sendPage(res, 410, disabledPage(), link.id, requestId);
     const nowMs = deps.clock.now().getTime();
-    // Ended, or behind a password, before anything else: a flagged link's warning names its destination.
-    if (await ended(link, nowMs)) return sendPage(res, 410, endedPage(), link.id);
+    // Ended, or behind a password, before anything else: a flagged link's warning names its destination. An end
+    // date is a comparison; only a click cap may have to wait for a read (click-caps.ts).
+    const ended = (link.expiresAt !== null && nowMs >= link.expiresAt) || (link.maxClicks !== null && (await caps.reached(link.id, link.maxClicks, nowMs)));
+    if (ended) return sendPage(res, 410, endedPage(), link.id, requestId);
     const { passwordHash } = link;
-    const opened = passwordHash === null ? [] : await openedBy(req, res, { ...link, passwordHash }, nowMs);
+    const opened = passwordHash === null ? [] : await openedBy(req, res, { ...link, passwordHash }, nowMs, requestId);
     if (opened === null) return link.id;
     if (link.state === 'active') return redirect(req, res, link, posted ? 303 : 302, requestId, opened);
     // A flagged link's warning is no click; the fetchers that are not people are still shown by class.
     const kind = visitClass(req);
     if (kind !== 'counted') clicks.notCounted(link.id, deps.clock.now(), kind);
-    return sendPage(res, 200, flaggedPage(link.destination, link.code, site ? deps.publicUrl : ''), link.id);
+    return sendPage(res, 200, flaggedPage(link.destination, link.code, site ? deps.publicUrl : ''), link.id, requestId);
   }
 
   /**
@@ -135,26 +138,20 @@ export function redirects(deps: {
     return link.id;
   }
 
-  /** Whether the link is past its expiresAt, or its counted clicks reached its maxClicks (click-caps.ts). */
-  async function ended(link: RedirectTarget, nowMs: number): Promise<boolean> {
-    if (link.expiresAt !== null && nowMs >= link.expiresAt) return true;
-    return link.maxClicks !== null && (await caps.reached(link.id, link.maxClicks, nowMs));
-  }
-
   /**
    * A link with a password: the cookies to send with the redirect when the visit may go on (none: it holds a
    * permission; the permission: it posted the right password); null once it was answered the password page.
    */
-  async function openedBy(req: IncomingMessage, res: ServerResponse, link: GuardedLink, nowMs: number): Promise<string[] | null> {
+  async function openedBy(req: IncomingMessage, res: ServerResponse, link: GuardedLink, nowMs: number, requestId: string): Promise<string[] | null> {
     if (req.method !== 'POST') {
       if (passwords.permitted(req, link, nowMs)) return [];
-      sendPage(res, 200, passwordPage('ask'), link.id);
+      sendPage(res, 200, passwordPage('ask'), link.id, requestId);
       return null;
     }
     const attempt = await passwords.attempt(req, link, deps.gate.addressKey(req), nowMs);
     if (attempt.outcome === 'right') return [attempt.cookie];
     if (attempt.outcome === 'limited') setRetryAfter(res, attempt.retryAfter);
-    sendPage(res, attempt.outcome === 'limited' ? 429 : 403, passwordPage(attempt.outcome), link.id);
+    sendPage(res, attempt.outcome === 'limited' ? 429 : 403, passwordPage(attempt.outcome), link.id, requestId);
     return null;
   }
 
@@ -178,11 +175,12 @@ export function redirects(deps: {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  return { handleRedirect, close: () => clicks.close() };
-}
+  /** A page instead of a redirect, its ids written with its other headers. */
+  function sendPage(res: ServerResponse, status: number, html: string, link: string | null, requestId: string): string | null {
+    res.writeHead(status, withIds({ ...VISIT_PAGE_HEADERS }, requestId, servedBy));
+    res.end(html);
+    return link;
+  }
 
-function sendPage(res: ServerResponse, status: number, html: string, link: string | null): string | null {
-  res.writeHead(status, VISIT_PAGE_HEADERS);
-  res.end(html);
-  return link;
+  return { handleRedirect, close: () => clicks.close() };
 }

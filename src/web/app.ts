@@ -26,6 +26,7 @@ import { developerPages } from './pages/developers.js';
 import { teamDeletionPages } from './pages/team-deletion.js';
 import { teamInvitationPages } from './pages/team-invitations.js';
 import { teamMemberPages } from './pages/team-members.js';
+import { teamDomainPages } from './pages/team-domains.js';
 import { teamPages } from './pages/teams.js';
 import { teamClicksPages } from './pages/team-clicks.js';
 import { setPasswordPages } from './pages/set-password.js';
@@ -120,6 +121,7 @@ export function webApp(ctx: ToolContext, app: Express, deps: { sessions: WebSess
   teamPages(app, pageDeps);
   teamClicksPages(app, pageDeps);
   teamMemberPages(app, pageDeps);
+  teamDomainPages(app, pageDeps);
   teamInvitationPages(app, pageDeps);
   teamDeletionPages(app, pageDeps);
   developerPages(app, pageDeps);

@@ -174,13 +174,16 @@ describe('a verified domain', () => {
   });
 
   it("answers another team's link, the service's pages and its API with the not-found page", async () => {
-    for (const path of [`/${othersLink.code}`, `/${othersLink.code}/qr`, '/app', '/signin', '/mcp', '/v1/openapi.json', '/docs', '/healthz', '/favicon.ico', '/.well-known/oauth-authorization-server']) {
+    for (const path of [`/${othersLink.code}`, `/${othersLink.code}/qr`, '/app', '/signin', '/mcp', '/v1/openapi.json', '/docs', '/favicon.ico', '/.well-known/oauth-authorization-server']) {
       const answer = await send(path, DOMAIN);
       expect([path, answer.status, answer.headers['content-type']]).toEqual([path, 404, 'text/html; charset=utf-8']);
       expect(answer.body).toContain('There is no short link at this address.');
     }
     const posted = await send('/v1/createLink', DOMAIN, { method: 'POST', headers: { authorization: `Bearer ${acme.token}`, 'content-type': 'application/json' } });
     expect(posted.status).toBe(404);
+    // The health check alone answers on any name, looked up nowhere: a probe must never wait on the database.
+    const health = await send('/healthz', DOMAIN);
+    expect([health.status, JSON.parse(health.body)]).toEqual([200, { status: 'ok' }]);
   });
 
   it('shows a plain page at its root, or sends visitors where the team chose; robots.txt as on PUBLIC_URL', async () => {
@@ -320,6 +323,18 @@ describe('removing the domain', () => {
   it('a host that was never a domain is served as PUBLIC_URL is, as before domains existed', async () => {
     const answer = await send('/acme-launch', 'localhost');
     expect([answer.status, answer.headers.location]).toEqual([302, 'https://example.com/launch']);
+  });
+});
+
+describe("a team's domain as a destination", () => {
+  it('is refused as a link of this service, as PUBLIC_URL is, while any team holds it', async () => {
+    expect(await cliJson('domain', 'add', '--team', other.teamId, '--domain', 'go.example.net')).toMatchObject({ state: 'pending' });
+    const made = await call(server, 'createLink', { team: acme.teamId, destination: 'https://go.example.net/launch' }, acme.token);
+    expect([made.status, made.body.code, made.body.field]).toEqual([400, 'shortener_destination', 'destination']);
+    expect(made.body.detail).toBe('The destination is already a link of this service; use the address it leads to instead.');
+    expect((await cli('domain', 'remove', '--domain', 'go.example.net')).code).toBe(0);
+    const after = await call(server, 'createLink', { team: acme.teamId, destination: 'https://go.example.net/launch' }, acme.token);
+    expect(after.status).toBe(200);
   });
 });
 

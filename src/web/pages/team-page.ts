@@ -12,6 +12,7 @@ import { teamTags } from '../../tools/team-tags.js';
 import { count } from '../../shared/words.js';
 import { analyticsSection, pageDays } from '../click-analytics.js';
 import { pendingInvitations } from './invitation-views.js';
+import { DOMAIN_NOTICES, domainSection, type DomainFix } from '../../views/team-domains.js';
 
 /** What `?done=` says after a change, on the team's page or the list of teams. */
 export const NOTICES: Record<string, string> = {
@@ -26,6 +27,7 @@ export const NOTICES: Record<string, string> = {
   made: 'Team made. Invite members by email below.',
   renamed: 'Team renamed.',
   deleted: 'Team deleted, with its links.',
+  ...DOMAIN_NOTICES,
 };
 
 /** Beside the name field when making or renaming a team. */
@@ -37,6 +39,8 @@ export interface TeamFix {
   email?: string;
   errors?: FieldErrors;
   alert?: string;
+  /** A refused form of the Domains section (team-domains.ts). */
+  domains?: DomainFix;
 }
 
 /** The team's tags, each with its links, each leading to the dashboard's list of the links carrying it. */
@@ -69,6 +73,8 @@ export function teamPage(deps: PageDeps) {
     const owner = refusalToManage(members, { personId: me.person.id }) === null;
     const rows = members.map((m) => memberRow(team, m, me, owner));
     const { data: tags } = await runTool(deps.ctx, teamTags, me, { team: team.id });
+    const domains = await deps.ctx.store.domains.list(team.id);
+    const { teamDomains: limit } = await deps.ctx.store.settings.limits();
     render(
       res,
       status,
@@ -80,6 +86,7 @@ export function teamPage(deps: PageDeps) {
 <tbody>${rows}</tbody></table>
 ${pendingInvitations(team, pending, me)}
 ${tagList(team, tags)}
+${domainSection({ team, domains, owner, csrf: me.csrf, limit, publicUrl: deps.ctx.config.publicUrl, fix: fix.domains })}
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
 <h2 style="margin-top:0">Invite someone</h2>${csrfField(me.csrf)}
 ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page, within a week. Emails are not checked here: invite the address they signed up with.' })}
