@@ -15,7 +15,7 @@ import { answersObject, mcpToolList } from './tool-list.js';
 import { showsApps, UI_EXTENSION } from './apps/extension.js';
 import { listAppResources, readAppResource } from './apps/resources.js';
 import { showsDbIpAttribution } from '../views/click-breakdown.js';
-import { viewData } from './apps/view-data.js';
+import { chartAddress, viewData } from './apps/view-data.js';
 import { toolResult } from './tool-result.js';
 import { failureOf } from '../http/problem.js';
 
@@ -143,8 +143,14 @@ async function run(ctx: ToolContext, tool: Tool, input: unknown, caller: Caller,
   const result = await tool.run(input as never, caller, ctx);
   const note = tool.note ? await tool.note(result as never, caller, ctx) : null;
   const answer = toolResult((answersObject(tool) ? result : { result }) as Record<string, unknown>, note);
-  const extra = withViews ? viewData(tool.name, answer.structuredContent) : null;
+  const extra = withViews ? (viewData(tool.name, answer.structuredContent) ?? (await chartAddress(tool.name, input, (code) => addressOfCode(ctx, code)))) : null;
   return extra === null ? answer : { ...answer, _meta: extra };
+}
+
+/** A link's short address by code at its team's address, or null when no link has the code. */
+async function addressOfCode(ctx: ToolContext, code: string): Promise<string | null> {
+  const link = await ctx.store.links.findByCode(code);
+  return link && `${(await ctx.domains.directory.addresses())(link.teamId)}/${code}`;
 }
 
 function toolError(error: unknown, publicUrl: string, told?: ToolFailed): CallToolResult {

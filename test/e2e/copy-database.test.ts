@@ -215,6 +215,10 @@ async function fillDatabase(): Promise<void> {
     await shared.take('calls:person:copied', 600, 60_000, Date.now());
     await shared.startAttempt(['signin:copied@example.com'], { freeFailures: 5, firstWaitMs: 1000, maxWaitMs: 900_000, quietMs: 900_000 }, Date.now());
     shared.close();
+    // A team's own domain, verified on the operator's word, and one removed (kept so its name stays off PUBLIC_URL).
+    await store.domains.add({ teamId: made.teamId, domain: 'go.copied.example', token: 'copied-token', proof: 'operator' }, 'operator', 5, new Date());
+    await store.domains.add({ teamId: made.teamId, domain: 'gone.copied.example', token: 'gone-token', proof: 'dns' }, 'operator', 5, new Date());
+    await store.domains.remove('gone.copied.example', 'operator');
     // The lease of the daily re-check, as a process holding it leaves it.
     await store.leases.acquire('unsafe-recheck', 'process-1', new Date(Date.now() + 3_600_000), new Date());
     // What MCP 2025-11-25 sessions share across processes: an ended session, and a question answered for another.

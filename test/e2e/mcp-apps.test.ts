@@ -149,10 +149,14 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('MCP Apps under %s', (revis
     expect(Object.keys(seen._meta['shortlinks/qrCodes'])).toEqual([codes[0]]);
     expect(seenPlain._meta?.['shortlinks/qrCodes']).toBeUndefined();
 
-    // A view of its own for the clicks and the list, which need nothing beyond the structured content.
+    // A view of its own for the clicks, which is told the link's address (its team's domain, or PUBLIC_URL's) beside
+    // the structured content; the plain client's result is the spec's alone.
     const clicks = await host.callTool({ name: 'linkClicks', arguments: { code: codes[0] } });
     expect(clicks._meta?.['shortlinks/qrCodes']).toBeUndefined();
+    expect(clicks._meta?.['shortlinks/address']).toBe(`${server.url}/${codes[0]}`);
     expect(clicks.structuredContent.last30).toBe(0);
+    const plainClicks = await plain.callTool({ name: 'linkClicks', arguments: { code: codes[0] } });
+    expect(plainClicks._meta?.['shortlinks/address']).toBeUndefined();
   });
 
   it('answers a refused call as before: an error result, no view data', async () => {

@@ -321,11 +321,11 @@ describe('the limits', () => {
     const page = await get(operator, '/admin/limits');
     expect(page.status).toBe(200);
     const limits = await a.app.ctx.store.settings.limits();
-    for (const [flag, value] of [['team-links', limits.maxLinksPerTeam], ['calls-per-minute', limits.callsPerMinute], ['teams-per-hour', limits.teamsPerHour], ['analytics-days', limits.analyticsDays]] as const) {
+    for (const [flag, value] of [['team-links', limits.maxLinksPerTeam], ['calls-per-minute', limits.callsPerMinute], ['teams-per-hour', limits.teamsPerHour], ['analytics-days', limits.analyticsDays], ['team-domains', limits.teamDomains]] as const) {
       expect(page.body).toContain(`<input id="f-${flag}" name="${flag}" type="text" value="${value}" required`);
       expect(page.body).toContain(`--${flag}, now ${value}`);
     }
-    expect(page.body.match(/<input id="f-/g)).toHaveLength(11);
+    expect(page.body.match(/<input id="f-/g)).toHaveLength(12);
   });
 
   it('saves the limits; every process applies them on its next request', async () => {
@@ -366,7 +366,7 @@ describe('the limits', () => {
     const form = await get(operator, '/admin/limits');
     const inputs = [...form.body.matchAll(/<input [^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].filter(([, name]) => name !== '_csrf');
     const fields = Object.fromEntries(inputs.map(([, name, value]) => [name, value]));
-    expect(Object.keys(fields)).toHaveLength(22);
+    expect(Object.keys(fields)).toHaveLength(24);
     const before = await a.app.ctx.store.settings.limits();
     await a.setLimits({ perDay: 77 });
     const saved = await operator.visitor.submit('/admin/limits', '/admin/limits', { ...fields, 'team-links': '30' });

@@ -1,5 +1,6 @@
 import { CLICK_DAYS, RECENT_CLICK_DAYS } from '../../domain/days.js';
 import type { View } from './document.js';
+import { ADDRESS_META_KEY } from './view-data.js';
 
 /** Rows of each table of where clicks came from; past them, one "Other" row sums the rest. */
 const TOP_ROWS = 5;
@@ -115,7 +116,9 @@ var view = {
     }) : [];
     if (days.length === 0) return show([el('p', 'muted', ['This result holds no clicks.'])]);
     var heading = el('h1', '', ['Clicks, last ${CLICK_DAYS} days']);
-    if (shownCode !== null) heading = el('h1', '', ['Clicks of ', el('span', 'address', [shortAddress(shownCode)])]);
+    // The address the link is shown at (its team's domain, or the service's), as the result's _meta names it.
+    var named = isObject(result._meta) && typeof result._meta['${ADDRESS_META_KEY}'] === 'string' ? result._meta['${ADDRESS_META_KEY}'] : null;
+    if (shownCode !== null) heading = el('h1', '', ['Clicks of ', el('span', 'address', [named !== null ? named : shortAddress(shownCode)])]);
     var where = el('section', 'where', []);
     where.setAttribute('aria-label', 'Where the clicks came from');
     show([
