@@ -145,6 +145,7 @@ const PAGES: PageCase[] = [
   { name: 'a team, with an invitation not yet accepted', as: 'owner', path: (s) => `/teams/${s.team}` },
   { name: 'a team, where its clicks came from in 7 days', as: 'owner', path: (s) => `/teams/${s.team}?days=7` },
   { name: 'deleting a team', as: 'owner', path: (s) => `/teams/${s.team}/delete` },
+  { name: 'removing a team’s domain, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/domains/go.example.net/remove` },
   { name: 'leaving a team, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/leave` },
   { name: 'teams, in none, as the first step on the way elsewhere', as: 'loner', path: () => '/teams?next=/app' },
   {
@@ -232,6 +233,14 @@ beforeAll(async () => {
   await store.moderation.report(reported.id, operator, 'Looks like a phishing page <b>here</b>', await store.settings.limits(), server.clock.now());
   await store.moderation.askForReview((await store.links.findByCode(flagged))!.id, owner, 'It is our own page', server.clock.now());
   await store.settings.block('blocked.example', server.clock.now());
+  // The team's domains, as its page shows them: one pending with a long name and what its last check found, one the
+  // operator vouched for, primary, with a long root address.
+  const pending = 'links.a-rather-long-domain-name-for-a-small-phone.example';
+  await store.domains.add({ teamId: team, domain: pending, token: 'T'.repeat(24), proof: 'dns' }, 'operator', 5, server.clock.now());
+  await store.domains.recordCheck(pending, 'T'.repeat(24), 'missing', server.clock.now());
+  await store.domains.add({ teamId: team, domain: 'go.example.net', token: 'U'.repeat(24), proof: 'operator' }, 'operator', 5, server.clock.now());
+  await store.domains.setPrimary(team, 'go.example.net', 'operator');
+  await store.domains.setRoot('go.example.net', `https://example.com/${LONG_PATH}home`, 'operator');
   const link = (await store.links.findByCode(code))!;
   const today = server.clock.now().toISOString().slice(0, 10);
   await store.clicks.add(new Map([[link.id, new Map([[today, 12]])]]));

@@ -57,6 +57,11 @@ export async function walkWithTab(page: Page, maxSteps = 250): Promise<FocusWalk
       return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden' && el.checkVisibility() && !(el as HTMLButtonElement).disabled;
     });
     const seen = new Set(reached);
-    return { backwards, unreached: controls.filter((el) => !seen.has(el)).map(name) };
+    // Tab stops once in a group of radio buttons, at the checked one; the arrow keys move within it. A radio button is
+    // reached when its group is.
+    const groupOf = (el: Element) =>
+      el instanceof HTMLInputElement && el.type === 'radio' ? `${[...document.forms].indexOf(el.form!)} ${el.name}` : null;
+    const groups = new Set(reached.map(groupOf).filter((group) => group !== null));
+    return { backwards, unreached: controls.filter((el) => !seen.has(el) && !groups.has(groupOf(el))).map(name) };
   });
 }

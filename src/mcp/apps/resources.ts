@@ -13,7 +13,7 @@ interface AppResource {
 }
 
 const APP_RESOURCES: readonly AppResource[] = [
-  { uri: LINK_CARD_URI, name: 'link-card', description: 'A short link: its addresses, QR code, destination, note and state.', view: linkCard },
+  { uri: LINK_CARD_URI, name: 'link-card', description: 'A short link: its addresses, QR code, destination, note, state and options.', view: linkCard },
   { uri: CLICKS_CHART_URI, name: 'clicks-chart', description: 'The clicks of a short link over 30 days.', view: clicksChart },
   { uri: LINK_LIST_URI, name: 'link-list', description: "A page of a team's short links.", view: linkList },
 ];
