@@ -36,6 +36,6 @@ export const domainList = defineCommand(
 
 /** `domain remove --domain D`: the team's links answer on it no more, from the next request on. */
 export const domainRemove = defineCommand(
-  async (args, store) => shown(await removeDomain({ store }, required(args, 'domain'), 'operator')),
+  async (args, store) => shown(await removeDomain({ store }, { domain: required(args, 'domain') }, 'operator')),
   (domain) => `removed ${domain.domain} from ${domain.teamId}`,
 );

@@ -61,7 +61,7 @@ export interface DomainRefusals {
 
 /** Throws 400 `domain_refused` when the domain is one the service will not serve a team's links on. */
 export function refuseDomain(domain: string, refusals: DomainRefusals, field = 'domain'): void {
-  if (matchesDomain(domain, new Set([refusals.ownHost]))) throw apiError.domainRefused(`${domain} is this service's own address.`, field);
+  if (domain === refusals.ownHost || domain.endsWith(`.${refusals.ownHost}`)) throw apiError.domainRefused(`${domain} is this service's own address.`, field);
   if (matchesDomain(domain, refusals.shorteners)) throw apiError.domainRefused(`${domain} belongs to another link shortener.`, field);
   if (matchesDomain(domain, refusals.blocked)) throw apiError.domainRefused(`${domain} is blocked on this service.`, field);
 }

@@ -41,14 +41,39 @@ export async function addDomain(deps: DomainDeps, input: { teamId: string; domai
   return orRefused(added);
 }
 
+/**
+ * Which domain a change is for: by name (the operator's CLI), or by name within one team (a team's page). Another
+ * team's domain is no domain on a team's page (404), even for someone who owns both, so a page's form only ever acts
+ * on the team whose page it is.
+ */
+export interface DomainTarget {
+  domain: string;
+  teamId?: string;
+}
+
+/**
+ * The target's name, checked; within a team, a name that is no domain of the team (a mistyped address among them) is
+ * not found.
+ */
+async function named(deps: Pick<DomainDeps, 'store'>, target: DomainTarget): Promise<string> {
+  const { domain, teamId } = target;
+  return teamId === undefined ? checkDomainName(domain) : (await domainOfTeam(deps, { domain, teamId })).domain;
+}
+
+/** The team's domain by name, for showing it on the team's page; 404 when it is not the team's. */
+export async function domainOfTeam(deps: Pick<DomainDeps, 'store'>, target: Required<DomainTarget>): Promise<TeamDomain> {
+  const found = await deps.store.domains.get(target.domain.toLowerCase());
+  return found?.teamId === target.teamId ? found : orRefused<TeamDomain>('no_domain');
+}
+
 /** Removes a domain (its team's owners, the operator): its links answer on it no more, from the next request on. */
-export async function removeDomain(deps: Pick<DomainDeps, 'store'>, domain: string, by: TeamActor): Promise<TeamDomain> {
-  return orRefused(await deps.store.domains.remove(checkDomainName(domain), by));
+export async function removeDomain(deps: Pick<DomainDeps, 'store'>, target: DomainTarget, by: TeamActor): Promise<TeamDomain> {
+  return orRefused(await deps.store.domains.remove(await named(deps, target), by));
 }
 
 /** Looks for the domain's TXT record now (its team's owners, the operator): its standing after. */
-export async function checkDomainNow(deps: DomainDeps & { lookForProof: LookForProof }, domain: string, by: TeamActor): Promise<TeamDomain> {
-  const found = await managed(deps, checkDomainName(domain), by);
+export async function checkDomainNow(deps: DomainDeps & { lookForProof: LookForProof }, target: DomainTarget, by: TeamActor): Promise<TeamDomain> {
+  const found = await managed(deps, await named(deps, target), by);
   // The operator vouched for it: it has no record to look for (an intranet's domain may publish none).
   if (found.proof === 'operator') return found;
   // Null only when it was removed (or added again) while the lookup ran: as good as not found.
@@ -83,11 +108,11 @@ export async function setPrimaryDomain(deps: Pick<DomainDeps, 'store'>, teamId: 
  */
 export async function setDomainRoot(
   deps: Pick<DomainDeps, 'store'> & { destinations: DestinationChecker },
-  domain: string,
+  target: DomainTarget,
   rootUrl: string | null,
   by: TeamActor,
 ): Promise<TeamDomain> {
-  const name = checkDomainName(domain);
+  const name = await named(deps, target);
   const checked = rootUrl === null ? null : (await deps.destinations.check(rootUrl, 'rootUrl')).url.href;
   return orRefused(await deps.store.domains.setRoot(name, checked, by));
 }

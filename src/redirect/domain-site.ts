@@ -8,16 +8,17 @@ const PAGE = { ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' };
 
 /**
  * What a team's domain answers beside its links (which the redirect handler answers, given the domain as the
- * site: handler.ts): `/` sends visitors where the team chose, or shows a plain page; `robots.txt` is PUBLIC_URL's; every other
- * path, and every path of a domain not verified (pending, or failed), is the not-found page. The API, MCP, OAuth
- * and the web app are never served on a team's domain.
+ * site: handler.ts): `/` sends visitors where the team chose, or shows a plain page; `robots.txt` is PUBLIC_URL's;
+ * every other path, and every path of a domain not verified (pending, or failed), is the not-found page. The API,
+ * MCP, OAuth and the web app are never served on a team's domain.
  */
 export function answerOnDomain(req: IncomingMessage, res: ServerResponse, domain: TeamDomain, path: string): void {
   const read = req.method === 'GET' || req.method === 'HEAD';
   const body = (text: string) => void res.end(req.method === 'HEAD' ? undefined : text);
   if (read && domain.state === 'verified' && path === '/') {
     if (domain.rootUrl !== null) {
-      res.writeHead(302, { Location: new URL(domain.rootUrl).href, 'Cache-Control': 'private, max-age=0' });
+      // Kept as the checked URL's serialization (domains/manage.ts setDomainRoot): ASCII, fit for a header as it is.
+      res.writeHead(302, { Location: domain.rootUrl, 'Cache-Control': 'private, max-age=0' });
       return void res.end();
     }
     res.writeHead(200, PAGE);

@@ -20,8 +20,8 @@ import type { RedirectTarget } from './link-cache.js';
 import { setRetryAfter } from '../http/retry-after.js';
 
 /**
- * A team's own domain a request came in on (routing.ts, domain-site.ts): only the team's links answer there, and their QR codes
- * draw the domain's addresses (`base`: `https://<domain>`).
+ * A team's own domain a request came in on (routing.ts, domain-site.ts): only the team's links answer there, and
+ * their QR codes draw the domain's addresses (`base`: `https://<domain>`).
  */
 export interface LinkSite {
   teamId: string;

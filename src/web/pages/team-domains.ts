@@ -1,9 +1,9 @@
 import type { Express, Request, Response } from 'express';
 import type { SignedIn } from '../../auth/web-sessions.js';
 import { refusalToManage, type TeamActor } from '../../domain/team-roles.js';
-import { addDomain, checkDomainNow, orRefused, removeDomain, setDomainRoot, setPrimaryDomain } from '../../domains/manage.js';
-import { apiError, ApiError } from '../../errors.js';
-import type { Team, TeamDomain } from '../../store/ports.js';
+import { addDomain, checkDomainNow, domainOfTeam, orRefused, removeDomain, setDomainRoot, setPrimaryDomain } from '../../domains/manage.js';
+import { ApiError } from '../../errors.js';
+import type { Team } from '../../store/ports.js';
 import { confirmForm } from '../../views/forms.js';
 import { html } from '../../views/html.js';
 import type { DomainFix } from '../../views/team-domains.js';
@@ -35,15 +35,8 @@ export function teamDomainPages(app: Express, deps: PageDeps): void {
     if (refusal) orRefused(refusal);
   }
 
-  /**
-   * The domain of the address, when it is this team's: a domain of another team is no domain here (404), even for
-   * someone who owns both, so a form only ever acts on the team whose page it is on.
-   */
-  async function domainOf(req: Request, team: Team): Promise<TeamDomain> {
-    const found = await ctx.store.domains.get(String(req.params.domain ?? '').toLowerCase());
-    if (!found || found.teamId !== team.id) throw apiError.notFound('No such domain.', 'domain');
-    return found;
-  }
+  /** The domain the address names, within the page's team: another team's is no domain here (404). */
+  const target = (req: Request, team: Team) => ({ domain: String(req.params.domain ?? ''), teamId: team.id });
 
   /**
    * Runs `work` for the team's page; a refusal (an ApiError) shows the page again with its status, the message where
@@ -94,7 +87,7 @@ export function teamDomainPages(app: Express, deps: PageDeps): void {
   );
 
   change('/teams/:id/domains/:domain/check', inAlert, async (req, team, by) => {
-    const checked = await checkDomainNow({ ...manage, lookForProof: ctx.domains.lookForProof }, (await domainOf(req, team)).domain, by);
+    const checked = await checkDomainNow({ ...manage, lookForProof: ctx.domains.lookForProof }, target(req, team), by);
     return checked.state === 'verified' && checked.problem === null ? 'domain_found' : 'domain_not_found';
   });
 
@@ -105,13 +98,13 @@ export function teamDomainPages(app: Express, deps: PageDeps): void {
     async (req, team, by) => {
       const raw = text(req, 'rootUrl');
       const rootUrl = raw.trim() === '' ? null : raw;
-      await setDomainRoot({ store: ctx.store, destinations: ctx.destinations }, (await domainOf(req, team)).domain, rootUrl, by);
+      await setDomainRoot({ store: ctx.store, destinations: ctx.destinations }, target(req, team), rootUrl, by);
       return rootUrl === null ? 'root_cleared' : 'root_set';
     },
   );
 
   change('/teams/:id/domains/:domain/remove', inAlert, async (req, team, by) => {
-    await removeDomain(manage, (await domainOf(req, team)).domain, by);
+    await removeDomain(manage, target(req, team), by);
     return 'domain_removed';
   });
 
@@ -120,7 +113,7 @@ export function teamDomainPages(app: Express, deps: PageDeps): void {
     const team = await teamOf(req, me);
     await refusedShown(req, res, me, team, inAlert, async () => {
       await ownerOf(team, { personId: me.person.id });
-      const domain = await domainOf(req, team);
+      const domain = await domainOfTeam(ctx, target(req, team));
       const host = new URL(ctx.config.publicUrl).host;
       const primary = domain.primary && domain.state === 'verified' ? html`<p>It is the team's primary domain: the links' addresses go back to ${host}.</p>` : html``;
       render(
