@@ -13,16 +13,18 @@ import { benchObservability } from './observability.js';
 import { benchCopy } from './copy.js';
 import { benchAnalytics } from './analytics.js';
 import { benchAddresses } from './link-addresses.js';
+import { benchImport } from './import.js';
 import { pinningText, pinServer } from './pin.js';
 import { PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
- * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy,analytics,addresses picks sections
+ * BENCH_ONLY=getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy,analytics,addresses,import picks sections
  * (postgres starts a throwaway cluster, as the tests do; workers: bench/workers.ts; observability: the log and metrics
  * on against off, bench/observability.ts; copy: copy-database to PostgreSQL, bench/copy.ts; analytics: redirects with
  * ANALYTICS on against off, and clickBreakdown on both databases, bench/analytics.ts; addresses: redirects on a team's
- * domain against PUBLIC_URL, and links with options against a plain one, bench/link-addresses.ts). The redirect section's server runs
+ * domain against PUBLIC_URL, and links with options against a plain one, bench/link-addresses.ts; import: a 100,000-row
+ * import through the CLI, again, and its export, bench/import.ts). The redirect section's server runs
  * as in production, at the default level (info) with metrics on; the other sections' servers log
  * nothing (LOG_LEVEL=silent unless LOG_LEVEL is set), so their figures compare with earlier runs; BENCH_CPU_PROF=<dir>
  * profiles every server child
@@ -35,7 +37,7 @@ import { PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
  * Each server under load has a core of its own, autocannon another (bench/pin.ts; BENCH_PIN=0 turns it off); the
  * redirect section ends with paired rounds of ours and bare in turn (bench/paired.ts; BENCH_PAIRED_ROUNDS, 5).
  */
-const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy,analytics,addresses').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy,analytics,addresses,import').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 const SEARCH_LINKS = Number(process.env.BENCH_SEARCH_LINKS ?? 100_000);
 /** The postgres section's callers with a token each (BENCH_PEOPLE). */
@@ -502,6 +504,7 @@ if (only.has('observability')) summary.push(...(await benchObservability()));
 if (only.has('copy')) summary.push(...(await benchCopy()));
 if (only.has('analytics')) summary.push(...(await benchAnalytics()));
 if (only.has('addresses')) summary.push(...(await benchAddresses()));
+if (only.has('import')) summary.push(...(await benchImport()));
 
 closeClients();
 console.log(`\n${summary.join('\n')}`);

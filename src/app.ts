@@ -5,16 +5,14 @@ import { createGate } from './auth/gate.js';
 import { clientAddressOf, fromTrustedProxy } from './http/client-address.js';
 import { requestIdOf } from './http/request-id.js';
 import type { Config } from './config.js';
-import { destinationChecker, type NetworkCheck } from './destinations/checker.js';
-import { privateNetworkCheck } from './destinations/private-network.js';
-import { dnsResolver } from './destinations/resolver.js';
+import type { NetworkCheck } from './destinations/checker.js';
 import { unsafeSitesFromConfig } from './destinations/unsafe/from-config.js';
 import type { UnsafeSitesCheck } from './destinations/unsafe/provider.js';
 import { startUnsafeRecheck } from './destinations/unsafe/recheck.js';
 import { startAnalyticsRetention } from './analytics/retention.js';
 import { countryLookup } from './analytics/country.js';
 import { startMail } from './mail/start.js';
-import { Cursors } from './domain/cursor.js';
+import { startWebhooks, type WebhookJobs } from './webhooks/start.js';
 import { cryptoRandom, type Random } from './domain/random.js';
 import { openApiDocument } from './http-facade/openapi.js';
 import { drainable } from './http/drain.js';
@@ -23,15 +21,14 @@ import { httpFacade } from './http-facade/router.js';
 import { mcpEndpoint } from './mcp/route.js';
 import { oauthRoutes, type OAuthOptions } from './oauth/router.js';
 import { redirects } from './redirect/handler.js';
-import { domainDirectory } from './domains/directory.js';
 import { startDomainChecks } from './domains/checks.js';
-import { proofLookup } from './domains/proof-lookup.js';
 import { TLS_ASK_PATH, tlsAsk } from './domains/tls-ask.js';
 import { requestListener } from './routing.js';
 import type { Store } from './store/ports.js';
 import { openStore } from './store/open.js';
-import { chooseRateLimiter } from './store/rate-limiter.js';
 import type { ToolContext } from './tools/define-tool.js';
+import { toolContext } from './tools/tool-context.js';
+import { chooseRateLimiter } from './store/rate-limiter.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { webApp } from './web/app.js';
 import { oauthPages } from './web/pages/consent.js';
@@ -57,6 +54,8 @@ export interface AppOptions {
 
 export interface App {
   ctx: ToolContext;
+  /** Webhook deliveries and the daily clicks' events: run now by tests rather than on their schedules. */
+  webhooks: Pick<WebhookJobs, 'deliverNow' | 'dailyClicksNow'>;
   server: Server;
   listen(): Promise<AddressInfo>;
   /** Where /metrics is served once listening (`host:port`), or null: METRICS_PORT unset, or a worker's. */
@@ -75,33 +74,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // The operator CLI prints addresses with it when its own environment sets no PUBLIC_URL.
   await store.settings.recordPublicUrl(config.publicUrl);
   const clock = options.clock ?? systemClock;
-  // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
-  const resolveHost = dnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
-  const privateNetwork =
-    options.networkChecks?.privateNetwork ?? privateNetworkCheck({ resolve: resolveHost });
   const unsafeSites = options.networkChecks?.unsafeSites ?? unsafeSitesFromConfig(config);
-  // Teams' domains are proven by TXT records, looked up through the same resolver settings as destinations.
-  const lookForProof = proofLookup({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
-  const domains = domainDirectory(store, config.publicUrl);
-  const ctx: ToolContext = {
-    store,
+  // The service's one resolver: destinations are checked, and OAuth metadata documents fetched, through it.
+  const { ctx, resolveHost } = await toolContext(config, store, {
     clock,
-    config,
-    cursors: new Cursors(cursorSecret),
-    destinations: observer.checks(
-      destinationChecker({
-        publicUrl: config.publicUrl,
-        settings: store.settings,
-        privateNetwork,
-        unsafeSites,
-        teamDomains: () => domains.held(),
-      }),
-    ),
-    domains: { directory: domains, lookForProof, random: options.random ?? cryptoRandom },
-  };
+    random: options.random ?? cryptoRandom,
+    unsafeSites,
+    ...(options.networkChecks?.privateNetwork ? { privateNetwork: options.networkChecks.privateNetwork } : {}),
+    observe: (checker) => observer.checks(checker),
+  });
+  const { directory: domains, lookForProof } = ctx.domains;
   const recheck = unsafeSites ? startUnsafeRecheck({ store, check: unsafeSites, clock }) : undefined;
   // Old days of click analytics are removed by whichever process takes the day's lease.
   const retention = startAnalyticsRetention({ store, clock, log: (line) => observer.logger.info(line) });
+  const webhooks = startWebhooks(config, { store, clock, resolveHost, addresses: () => domains.addresses(), log: (line) => observer.logger.warn(line) });
   const domainChecks = startDomainChecks({ store, lookForProof, clock, intervalMs: config.domainCheckMs, log: (line) => observer.logger.info(line) });
   // Mail queued by any process (or the CLI) goes out from whichever server process claims it first.
   const mail = config.mail
@@ -164,6 +150,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let metricsAddress: string | null = null;
   return {
     ctx,
+    webhooks: { deliverNow: webhooks.deliverNow, dailyClicksNow: webhooks.dailyClicksNow },
     server,
     async listen() {
       const address = await new Promise<AddressInfo>((resolve, reject) => {
@@ -186,6 +173,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await retention.stop();
       await domainChecks.stop();
       await mail?.stop();
+      await webhooks.stop();
       await observer.close();
       await store.close();
     },

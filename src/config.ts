@@ -55,6 +55,8 @@ const envSchema = z.object({
   ANALYTICS_WRITE_MS: milliseconds(10_000),
   GEOIP_DATABASE: z.string().min(1).optional(),
   DOMAIN_CHECK_MS: milliseconds(60_000),
+  WEBHOOK_POLL_MS: milliseconds(1_000),
+  WEBHOOK_TIMEOUT_MS: milliseconds(10_000),
 }).refine((e) => (e.SMTP_URL === undefined) === (e.MAIL_FROM === undefined), {
   path: ['SMTP_URL'],
   message: 'SMTP_URL and MAIL_FROM are set together or not at all',
@@ -118,6 +120,10 @@ export interface Config {
   geoipDatabase: string | undefined;
   /** How often a process looks for teams' domains whose DNS check is due (one process at a time checks them). */
   domainCheckMs: number;
+  /** How often a process looks for webhook deliveries due (one process at a time sends them: webhooks/deliveries.ts). */
+  webhookPollMs: number;
+  /** How long a webhook delivery may take, connecting and answering, before it counts as failed. */
+  webhookTimeoutMs: number;
 }
 
 /** Where mail goes out, whom it is from, and how soon a failed message is tried again. */
@@ -235,5 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analyticsWriteMs: e.ANALYTICS_WRITE_MS,
     geoipDatabase,
     domainCheckMs: e.DOMAIN_CHECK_MS,
+    webhookPollMs: e.WEBHOOK_POLL_MS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
   });
 }

@@ -42,6 +42,8 @@ const catalogue = {
   domain_refused: [400, "That domain is this service's own, another link shortener's, or blocked."],
   domain_taken: [409, 'That domain belongs to a team already.'],
   team_domains_full: [409, 'The team already holds as many domains as it may.'],
+  team_webhooks_full: [409, 'The team already has as many webhook endpoints as it may.'],
+  invalid_import: [400, 'The file cannot be read in the format chosen: it needs a header naming a destination column.'],
   invalid_token: [401, 'The token is unknown, revoked or expired.'],
   insufficient_scope: [403, 'The token is limited to other operations.'],
   outside_token_record: [403, 'The token works within one team and this call reaches outside it.'],

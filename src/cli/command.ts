@@ -9,6 +9,11 @@ export interface Outcome {
   text: string;
   /** The text is a file (an export): printed alone and as it is, the database named on stderr as with --json. */
   data?: boolean;
+  /**
+   * Printed after the text (or instead of the JSON object), piece by piece as it is made, waiting for stdout to take
+   * each: an export of 100,000 links, an import's outcome per row. The store stays open until it ends.
+   */
+  stream?: AsyncIterable<string>;
 }
 
 /** What a command may need besides the store: the configuration it runs under. */
@@ -17,6 +22,8 @@ export interface CommandContext {
   publicUrl: string;
   /** Mail is on (SMTP_URL): links are queued to their person's address (the server sends them), not printed. */
   mail: boolean;
+  /** The whole configuration, for a command that checks as the server does (import checks destinations). */
+  config: Config;
 }
 
 /**

@@ -28,6 +28,14 @@ export const OPTIONS = {
   to: { type: 'string' },
   // A string, as the limits' flags are: clicks-export.ts reports a bad value itself.
   days: { type: 'string' },
+  // import's and export's file format (imports/formats, exports/): checked by the command, which names the choices.
+  format: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  // webhook add's address and events (`link.created,link.deleted`), and the endpoint the others name.
+  url: { type: 'string' },
+  events: { type: 'string' },
+  id: { type: 'string' },
+  'no-limits': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -76,6 +84,17 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'limits show': { flags: [], positionals: [], load: async () => (await import('./limits.js')).limitsShow },
   'limits set': { flags: ['preset', ...Object.keys(LIMIT_FLAGS)], positionals: [], load: async () => (await import('./limits.js')).limitsSet },
   'clicks export': { flags: ['team', 'days'], positionals: [], load: async () => (await import('./clicks.js')).clicksExport },
+  import: {
+    flags: ['team', 'format', 'dry-run', 'no-limits'],
+    positionals: ['FILE'],
+    load: async () => (await import('./import.js')).linksImport,
+  },
+  'webhook add': { flags: ['team', 'url', 'events'], positionals: [], load: async () => (await import('./webhook.js')).webhookAdd },
+  'webhook list': { flags: ['team'], positionals: [], load: async () => (await import('./webhook.js')).webhookList },
+  'webhook remove': { flags: ['id'], positionals: [], load: async () => (await import('./webhook.js')).webhookRemove },
+  'webhook resume': { flags: ['id'], positionals: [], load: async () => (await import('./webhook.js')).webhookResume },
+  'webhook test': { flags: ['id'], positionals: [], load: async () => (await import('./webhook.js')).webhookTest },
+  export: { flags: ['team', 'format'], positionals: [], load: async () => (await import('./export.js')).linksExport },
   'settings show': { flags: [], positionals: [], load: async () => (await import('./settings.js')).settingsShow },
   'settings set': { flags: Object.keys(SETTING_FLAGS), positionals: [], load: async () => (await import('./settings.js')).settingsSet },
   backup: { flags: [], positionals: ['FILE'], loadStandalone: async () => (await import('./backup.js')).backup },
@@ -129,6 +148,21 @@ export const USAGE = `Usage: shortlinks <command> [--json]
   clicks export --team TEAM_ID [--days N]        the team's clicks and visitors per link and day as CSV
                                                  (stdout holds only the file), the last N days (1 to the
                                                  days analytics are kept; default 30)
+  import --team TEAM_ID --format bitly|shlink|kutt|yourls|csv FILE [--dry-run] [--no-limits]
+                                                 makes the file's links in the team, each row checked as
+                                                 createLink checks; prints every row's outcome; a row
+                                                 already in the team is skipped, so it can run again;
+                                                 --dry-run: outcomes only, nothing made; --no-limits: the
+                                                 team's link limits do not apply
+  export --team TEAM_ID [--format csv|jsonl]     the team's links as CSV (default) or JSON lines, on stdout
+  webhook add --team TEAM_ID --url U --events E1,E2
+                                                 the team's events (link.created, link.changed, link.deleted,
+                                                 link.state_changed, clicks.daily) are POSTed to U, signed
+                                                 as Standard Webhooks has it; prints the secret once
+  webhook list [--team TEAM_ID]                  every team's endpoints, or one team's, with their state
+  webhook remove --id WEBHOOK_ID                 nothing more is sent to it
+  webhook resume --id WEBHOOK_ID                 a paused endpoint (a day of failed deliveries) gets events again
+  webhook test --id WEBHOOK_ID                   sends it a webhook.test event
   settings show                                  the service settings in force
   settings set --signup open|invite|closed       who may make an account: anyone; only an email a team or
                                                  person invite invited; no one (person add makes accounts)

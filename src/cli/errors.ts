@@ -34,6 +34,9 @@ const EXIT_CODES: Partial<Record<ErrorCode, 1 | 2>> = {
   domain_refused: 1,
   domain_taken: 1,
   team_domains_full: 1,
+  team_webhooks_full: 1,
+  // `import`: a file that is no import of the format given is the command line's fault, as a bad flag is.
+  invalid_import: 2,
 };
 
 /**

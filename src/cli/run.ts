@@ -4,6 +4,7 @@
  * which runs its own command line as soon as it is imported: so one process can run many (the tests' CLI host,
  * test/helpers/cli-host.mjs), each answering as its own process would.
  */
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { Args } from './args.js';
 import type { Command, Outcome, StandaloneCommand } from './command.js';
@@ -45,6 +46,8 @@ async function run(argv: readonly string[], serve: () => Promise<void>): Promise
   }
   // With --json, stdout stays exactly one JSON object, and an export exactly its file; the database is named on
   // stderr instead.
+  // A streamed outcome was printed already, while its store was open (printStream).
+  if (outcome.stream !== undefined) return 0;
   if (json || outcome.data) process.stderr.write(`${outcome.where}\n`);
   process.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : outcome.data ? outcome.text : `${outcome.where}\n${outcome.text}\n`);
   return 0;
@@ -66,13 +69,28 @@ async function runWithStore(load: () => Promise<Command>, args: Args): Promise<D
   try {
     // Without PUBLIC_URL of its own, the CLI prints the address the server said it serves, not localhost's.
     const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await store.settings.publicUrl()) ?? config.publicUrl);
-    return { ...(await command.execute(args, store, { publicUrl, mail: config.mail !== undefined })), where };
+    const outcome = await command.execute(args, store, { publicUrl, mail: config.mail !== undefined, config });
+    if (outcome.stream !== undefined) await printStream(outcome, where, args.values.json === true);
+    return { ...outcome, where };
   } catch (error) {
     // "no person has the email ..." most often means the wrong database: the one error line says which it was.
     if (error instanceof CliError && error.exitCode === 1) throw new CliError(`${error.message} (${where})`, 1);
     throw error;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * A streamed outcome, printed while the store is open: the database's line and the text first (as any command's;
+ * on stderr with --json or for a file), then the pieces, each waiting for stdout to drain, so memory stays flat.
+ */
+async function printStream(outcome: Outcome, where: string, json: boolean): Promise<void> {
+  if (json || outcome.data) process.stderr.write(`${where}\n`);
+  else process.stdout.write(`${where}\n`);
+  if (outcome.text !== '') process.stdout.write(outcome.data ? outcome.text : `${outcome.text}\n`);
+  for await (const piece of outcome.stream!) {
+    if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
   }
 }
 

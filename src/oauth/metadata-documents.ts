@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { checkDestination } from '../domain/destination.js';
 import { hasHiddenCharacters } from '../domain/hidden-characters.js';
 import { dnsResolver } from '../destinations/resolver.js';
-import { publicOnlyLookup, resolveWith, type Resolve } from './public-addresses.js';
+import { publicOnlyLookup, resolveWith, type Resolve } from '../destinations/public-lookup.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
 /**

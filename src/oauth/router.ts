@@ -12,7 +12,7 @@ import { clientDirectory } from './clients.js';
 import { onlyMethods, openCors, sendOAuthError } from './http.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { metadataDocuments, type MetadataDocumentOptions } from './metadata-documents.js';
-import { resolveWith } from './public-addresses.js';
+import { resolveWith } from '../destinations/public-lookup.js';
 import { oauthModel } from './model.js';
 import type { OAuthPages } from './pages.js';
 import { registerRoutes } from './register.js';

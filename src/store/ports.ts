@@ -1,6 +1,7 @@
 import type { StoreChanges } from './ports/changes.js';
 import type { LeaseStore } from './ports/leases.js';
 import type { MailOutbox } from './ports/mail-outbox.js';
+import type { WebhookStore } from './ports/webhooks.js';
 import type { EmailChangeStore } from './ports/email-changes.js';
 import type { PeopleStore } from './ports/people.js';
 import type { TeamStore } from './ports/teams.js';
@@ -25,6 +26,7 @@ import type { AccountStore } from './ports/accounts.js';
 export * from './ports/changes.js';
 export * from './ports/leases.js';
 export * from './ports/mail-outbox.js';
+export * from './ports/webhooks.js';
 export * from './ports/email-changes.js';
 export * from './ports/page.js';
 export * from './ports/people.js';
@@ -74,6 +76,7 @@ export interface Store {
   accounts: AccountStore;
   leases: LeaseStore;
   mailOutbox: MailOutbox;
+  webhooks: WebhookStore;
   emailChanges: EmailChangeStore;
   changes: StoreChanges;
   /**

@@ -21,11 +21,14 @@ const RANKS: ReadonlyArray<readonly string[]> = [
   ['analytics'], // click analytics: what a visit's address, User-Agent and Referer say, and the removal of old days
   ['domains'], // teams' own domains: adding them, proving them through DNS, and every process's directory of them
   ['tools'],
+  // Links in and out in bulk: imports check each row as createLink does (tools), exports write links as tools show them.
+  ['imports', 'exports'],
   ['http'],
   ['auth'], // the resource server: who is calling (tokens, access tokens, web sessions), and the budget
   ['views'],
   ['oauth'], // the authorization server: issues what auth checks
   ['mail'], // email: the messages, the outbox's sender (the operator's use cases and the web app queue mail)
+  ['webhooks'], // teams' webhook endpoints: managing them, and the outbox's sender, signing each delivery
   // The operator's use cases: below the surfaces, so that the CLI and the web app's operator pages run the very
   // same functions, each only an adapter over them.
   ['operator'],

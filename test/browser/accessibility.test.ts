@@ -147,6 +147,19 @@ const PAGES: PageCase[] = [
   { name: 'deleting a team', as: 'owner', path: (s) => `/teams/${s.team}/delete` },
   { name: 'removing a team’s domain, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/domains/go.example.net/remove` },
   { name: 'leaving a team, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/leave` },
+  { name: 'importing links into a team', as: 'owner', path: (s) => `/teams/${s.team}/import` },
+  { name: 'importing links, with no file chosen', as: 'owner', path: (s) => `/teams/${s.team}/import`, setup: submit('Preview the import') },
+  { name: 'a team’s webhooks, one paused with its deliveries', as: 'owner', path: (s) => `/teams/${s.team}/webhooks` },
+  {
+    name: 'adding a webhook, with faults',
+    as: 'owner',
+    path: (s) => `/teams/${s.team}/webhooks`,
+    setup: async (page) => {
+      await page.getByLabel('Address', { exact: true }).fill('http://example.com/hook');
+      await submit('Add endpoint')(page);
+    },
+  },
+  { name: 'removing a webhook, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/webhooks/whk_fixture/remove` },
   { name: 'teams, in none, as the first step on the way elsewhere', as: 'loner', path: () => '/teams?next=/app' },
   {
     name: 'developers, a new token shown',
@@ -241,6 +254,13 @@ beforeAll(async () => {
   await store.domains.add({ teamId: team, domain: 'go.example.net', token: 'U'.repeat(24), proof: 'operator' }, 'operator', 5, server.clock.now());
   await store.domains.setPrimary(team, 'go.example.net', 'operator');
   await store.domains.setRoot('go.example.net', `https://example.com/${LONG_PATH}home`, 'operator');
+  // A webhook endpoint with a long address, paused after failed deliveries, as its owners see it.
+  const hookUrl = `https://hooks.example.com/${LONG_PATH}hook`;
+  await store.webhooks.add({ id: 'whk_fixture', teamId: team, url: hookUrl, events: ['link.created', 'clicks.daily'], secret: 'whsec_c2VjcmV0', createdAt: server.clock.now().toISOString() }, 10);
+  await store.webhooks.enqueue({ eventId: 'msg_fixture', teamId: team, type: 'webhook.test', payload: '{}', at: server.clock.now() }, 'whk_fixture');
+  const [claimed] = await store.webhooks.claim('fixture', 1, new Date(server.clock.now().getTime() + 60_000), server.clock.now());
+  await store.webhooks.failed(claimed!, 'fixture', { status: 500, error: 'answered 500: Internal Server Error', retryAt: null }, server.clock.now());
+  await store.webhooks.pause('whk_fixture', 'No delivery has succeeded since 2026-11-20T12:00:00.000Z; the last attempt answered 500.');
   const link = (await store.links.findByCode(code))!;
   const today = server.clock.now().toISOString().slice(0, 10);
   await store.clicks.add(new Map([[link.id, new Map([[today, 12]])]]));

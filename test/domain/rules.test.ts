@@ -3,7 +3,7 @@ import { generateCode, looksLikeCode } from '../../src/domain/code.js';
 import { Cursors } from '../../src/domain/cursor.js';
 import { lastDays } from '../../src/domain/days.js';
 import { LinkIds } from '../../src/domain/ids.js';
-import { checkChangeLimit, checkCreationLimits, DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import { checkChangeLimit, checkCreationLimits, creationWindows, DEFAULT_LIMITS, LIFTED_LIMIT } from '../../src/domain/limits.js';
 import { checkName } from '../../src/domain/link-name.js';
 import { checkNote } from '../../src/domain/note.js';
 import { cryptoRandom, type Random } from '../../src/domain/random.js';
@@ -117,6 +117,14 @@ describe('cursors', () => {
 });
 
 describe('limits', () => {
+  it('counts only the creation windows of limits in force: none the operator lifted', () => {
+    expect(creationWindows(DEFAULT_LIMITS)).toEqual({ hour: true, day: true });
+    const lifted = { ...DEFAULT_LIMITS, perHour: LIFTED_LIMIT, perDay: LIFTED_LIMIT, firstWeekPerDay: LIFTED_LIMIT };
+    expect(creationWindows(lifted)).toEqual({ hour: false, day: false });
+    // A team in its first week is held to firstWeekPerDay while it is in force, whatever perDay says.
+    expect(creationWindows({ ...lifted, firstWeekPerDay: 10 })).toEqual({ hour: false, day: true });
+  });
+
   const now = new Date('2026-11-21T12:00:00Z');
   const old = new Date('2026-01-01T00:00:00Z');
   const none = { count: 0, oldestAt: null };

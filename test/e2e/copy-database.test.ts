@@ -230,6 +230,9 @@ async function fillDatabase(): Promise<void> {
     await store.oidcIdentities.link({ issuer: 'https://id.example.com', subject: 'owner-at-provider', personId: owner.id as string }, new Date());
     // A message waiting in the outbox, and an email change waiting for its link.
     await store.mailOutbox.enqueue({ to: 'copied@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' }, new Date());
+    // A webhook endpoint with a delivery waiting (its secret copied as it is: signing needs it).
+    await store.webhooks.add({ id: 'whk_copied', teamId: made.teamId, url: 'https://hooks.example.com/copied', events: ['link.created'], secret: 'whsec_Y29waWVk', createdAt: new Date().toISOString() }, 10);
+    await store.webhooks.enqueue({ eventId: 'msg_copied', teamId: made.teamId, type: 'webhook.test', payload: '{"type":"webhook.test"}', at: new Date() }, 'whk_copied');
     await store.emailChanges.issue({ personId: owner.id as string, email: 'moved@example.com', tokenHash: randomBytes(32), expiresAt: new Date(Date.now() + 3_600_000) }, new Date());
   } finally {
     await store.close();

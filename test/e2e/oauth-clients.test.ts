@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, browserOf, consent, pkce, register, tokenRequest, startDocumentHost, type DocumentHost } from '../helpers/oauth.js';
 import { metadataDocuments } from '../../src/oauth/metadata-documents.js';
-import { isPublicAddress } from '../../src/oauth/public-addresses.js';
+import { isPublicAddress } from '../../src/destinations/public-lookup.js';
 
 const CALLBACK = 'http://127.0.0.1:33418/callback';
 

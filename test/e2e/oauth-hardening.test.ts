@@ -11,7 +11,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import { clientDirectory } from '../../src/oauth/clients.js';
 import { metadataDocuments } from '../../src/oauth/metadata-documents.js';
 import { oauthModel } from '../../src/oauth/model.js';
-import { isPublicAddress } from '../../src/oauth/public-addresses.js';
+import { isPublicAddress } from '../../src/destinations/public-lookup.js';
 import { cryptoRandom } from '../../src/domain/random.js';
 import { processLog } from '../../src/observability/logger.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -6,7 +6,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsResolver } from '../../src/destinations/resolver.js';
-import { publicOnlyLookup, resolveWith } from '../../src/oauth/public-addresses.js';
+import { publicOnlyLookup, resolveWith } from '../../src/destinations/public-lookup.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, browserOf, pkce, tokenRequest } from '../helpers/oauth.js';
 import { startDnsServer, ZONE, type DnsServer } from '../helpers/dns-server.js';

@@ -61,6 +61,30 @@ export class WebVisitor {
     return this.request('POST', action, { _csrf: csrf, ...fields });
   }
 
+  /**
+   * GETs `formPath`, then POSTs its multipart form to `action` as a browser would: the page's CSRF field, the
+   * fields, and `file` as the form's file input `name` (none when null).
+   */
+  async upload(formPath: string, action: string, fields: Record<string, string>, file: { name: string; filename: string; content: string | Buffer } | null): Promise<WebPage> {
+    const page = await this.request('GET', formPath);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    if (csrf === undefined) throw new Error(`no _csrf field on ${formPath} (status ${page.status})`);
+    this.secretsSeen.add(csrf);
+    const form = new FormData();
+    form.set('_csrf', csrf);
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    if (file !== null) form.set(file.name, new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: 'text/csv' }), file.filename);
+    return this.post(action, form);
+  }
+
+  /** POSTs a body fetch encodes itself (a FormData: multipart), with this visitor's cookies. */
+  async post(action: string, body: FormData): Promise<WebPage> {
+    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    if (this.address !== null) headers['x-forwarded-for'] = this.address;
+    const res = await fetch(`${this.baseUrl}${action}`, { method: 'POST', redirect: 'manual', headers, body });
+    return { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location') };
+  }
+
   /** The Cookie header this visitor sends, for a request made without it (fetch with redirects left alone). */
   cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

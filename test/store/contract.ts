@@ -10,6 +10,8 @@ import { idempotentWrites } from './contract/idempotent-writes.js';
 import { invitations } from './contract/invitations.js';
 import { linkChanges } from './contract/link-changes.js';
 import { linkLimits } from './contract/link-limits.js';
+import { linkImports } from './contract/link-imports.js';
+import { webhooks } from './contract/webhooks.js';
 import { linkOptions } from './contract/link-options.js';
 import { linkSearch } from './contract/link-search.js';
 import { links } from './contract/links.js';
@@ -39,6 +41,8 @@ export function storeContract(name: string, open: OpenStore): void {
     links(open);
     linkSearch(open);
     linkLimits(open);
+    linkImports(open);
+    webhooks(open);
     linkChanges(open);
     linkOptions(open);
     domains(open);

@@ -1,7 +1,7 @@
 import type { WindowCount } from '../../domain/limits.js';
 import type { LinkState } from '../../domain/link-state.js';
 import { linkNotFound } from '../../domain/link-state.js';
-import type { IdempotencyKey, LinkOptions, LinkRecord } from '../ports.js';
+import type { IdempotencyKey, LinkOptions, LinkRecord, WebhookEventRecord } from '../ports.js';
 import { asker, type Steps } from './steps.js';
 
 /** A row of the one namespace of short link names (see names.ts). */
@@ -32,6 +32,8 @@ export interface LinkQueries {
   linkByCode(code: string): LinkRecord | null;
   /** The creation time of the newest link, epoch ms, or null; link ids never go back in time (domain/ids.ts). */
   latestCreatedAt(): number | null;
+  /** The code of a link of the team with this destination and name (null: none), if there is one. */
+  sameLink(teamId: string, destination: string, name: string | null): string | null;
   /** The team's live links; null when the team is gone (deleted while the caller was on its way). */
   liveLinks(teamId: string): number | null;
   events(teamId: string, kind: LinkEventKind, since: number): WindowCount;
@@ -63,6 +65,8 @@ export interface LinkQueries {
   /** Flags the link if it is active; false when it was not. */
   flagIfActive(linkId: string): boolean;
   saveReview(review: { id: string; linkId: string; personId: string; reason: string | null; createdAt: string }): void;
+  /** Queues a change's event for the team's webhook endpoints that asked for it (operations/webhook-events.ts). */
+  tellWebhooks(event: WebhookEventRecord): void;
   /** The codes and names of links the operation changed, told to StoreChanges once the transaction commits. */
   changed(...keys: Array<string | null>): void;
   /**

@@ -1,18 +1,22 @@
 import { generateCode } from '../../domain/code.js';
 import type { LinkIds } from '../../domain/ids.js';
-import { checkChangeLimit, checkCreationLimits, DAY_MS, HOUR_MS, type Limits } from '../../domain/limits.js';
+import { checkChangeLimit, checkCreationLimits, creationWindows, DAY_MS, HOUR_MS, UNCOUNTED, type Limits } from '../../domain/limits.js';
 import { assertChangeable, assertNoteChangeable } from '../../domain/link-state.js';
 import type { LinkState } from '../../domain/link-state.js';
 import type { Random } from '../../domain/random.js';
 import { teamNotFound } from '../../domain/team-roles.js';
 import { ApiError, apiError } from '../../errors.js';
 import { MAX_KEPT_ANSWER } from '../idempotency-claims.js';
-import type { AnswerSlot, CreateOutcome, LinkOptions, LinkRecord, LinkStore, NewLink } from '../ports.js';
+import type { AnswerSlot, CreateOutcome, ImportItem, ImportOutcome, LinkOptions, LinkRecord, LinkStore, NewLink } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import { claimName, refuseTakenName } from './names.js';
+import { changedOptions, tellWebhooks } from './webhook-events.js';
 import type { Perform, Steps } from './steps.js';
 
 type Op<T> = Steps<LinkQueries, T>;
+
+/** What a peer's slug may meet as a name (taken, here or by another team; a word the service keeps): left out. */
+const SLUG_REFUSALS: ReadonlySet<string> = new Set(['name_taken', 'reserved_name']);
 
 /** The LinkStore's changes as operations, for any adapter to run in one transaction each (see steps.ts). */
 export function linkOperations(random: Random, ids: LinkIds) {
@@ -43,10 +47,11 @@ export function linkOperations(random: Random, ids: LinkIds) {
     const live = yield* q.liveLinks(input.teamId);
     // Deleted since the caller's membership was checked: 404, as for any team not among theirs.
     if (live === null) throw teamNotFound();
+    const windows = creationWindows(limits);
     const counts = {
       live,
-      lastHour: yield* q.events(input.teamId, 'create', now.getTime() - HOUR_MS),
-      lastDay: yield* q.events(input.teamId, 'create', now.getTime() - DAY_MS),
+      lastHour: windows.hour ? yield* q.events(input.teamId, 'create', now.getTime() - HOUR_MS) : UNCOUNTED,
+      lastDay: windows.day ? yield* q.events(input.teamId, 'create', now.getTime() - DAY_MS) : UNCOUNTED,
     };
     checkCreationLimits(counts, input.teamCreatedAt, now, limits);
     // Another process may have made a link a moment later by its clock: ids and times never go back.
@@ -69,6 +74,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     yield* q.addEvent(teamId, 'create', now.getTime());
     yield* purgeOldEvents(now);
     yield* q.changed(code, name);
+    yield* tellWebhooks('link.created', made, now);
     return made;
   }
 
@@ -91,6 +97,30 @@ export function linkOperations(random: Random, ids: LinkIds) {
     return outcomes;
   }
 
+  /**
+   * An import's batch: each item as makeEach makes it, unless the team has a link with its destination and name
+   * already (a duplicate, made by nothing, so an import runs again without doubling); a slug taken or reserved is
+   * left out, and the item is then a duplicate of a link with its destination and no name, or made without it.
+   */
+  function* importEach(items: readonly ImportItem[], limits: Limits, now: Date): Op<ImportOutcome[]> {
+    const outcomes: ImportOutcome[] = [];
+    for (const { nameIfFree, ...input } of items) {
+      const outcome = yield* importOne(input, limits, now);
+      const slugRefused = nameIfFree && outcome instanceof ApiError && SLUG_REFUSALS.has(outcome.code);
+      outcomes.push(slugRefused ? yield* importOne({ ...input, name: null }, limits, now, outcome) : outcome);
+    }
+    return outcomes;
+  }
+
+  function* importOne(input: NewLink, limits: Limits, now: Date, nameLeftOut: ApiError | null = null): Op<ImportOutcome> {
+    // Held first, as make holds it: another import of the same file at once waits, then finds this one's links.
+    yield* q.lockTeam(input.teamId);
+    const duplicateOf = yield* q.sameLink(input.teamId, input.destination, input.name);
+    if (duplicateOf !== null) return { duplicateOf };
+    const [made] = yield* makeEach([input], limits, now);
+    return made instanceof ApiError ? made : { made: made!, nameLeftOut };
+  }
+
   function* setDestination(id: string, destination: string, limits: Limits, now: Date): Op<LinkRecord> {
     const link = yield* lockLink(id);
     assertChangeable(link.state, 'destination');
@@ -99,7 +129,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     yield* countChange(link, now, limits);
     yield* q.setDestination(id, destination, now.toISOString());
     yield* q.changed(link.code, link.name);
-    return yield* readLink(id);
+    return yield* toldChanged(id, now, ['destination']);
   }
 
   function* setNote(id: string, note: string | null, now: Date): Op<LinkRecord> {
@@ -109,7 +139,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     yield* q.setNote(id, note, now.toISOString());
     // Redirects do not show notes, but every cache of the link must let go of the old one.
     yield* q.changed(link.code, link.name);
-    return yield* readLink(id);
+    return yield* toldChanged(id, now, ['note']);
   }
 
   function* setOptions(id: string, change: Partial<LinkOptions>, limits: Limits, now: Date): Op<LinkRecord> {
@@ -136,7 +166,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     yield* q.setOptions(id, options, now.toISOString());
     if (tagsChanged) yield* q.setTags(link, options.tags);
     yield* q.changed(link.code, link.name);
-    return yield* readLink(id);
+    return yield* toldChanged(id, now, changedOptions(link, options));
   }
 
   function* rename(id: string, name: string | null, limits: Limits, now: Date): Op<LinkRecord> {
@@ -148,7 +178,7 @@ export function linkOperations(random: Random, ids: LinkIds) {
     if (name !== null) yield* claimName(name, link.teamId, id, 'name');
     yield* q.setName(id, name, now.toISOString());
     yield* q.changed(link.code, link.name, name);
-    return yield* readLink(id);
+    return yield* toldChanged(id, now, ['name']);
   }
 
   function* remove(id: string, limits: Limits, now: Date): Op<void> {
@@ -157,6 +187,14 @@ export function linkOperations(random: Random, ids: LinkIds) {
     if (link.name !== null) yield* q.retireName(link.name);
     yield* q.deleteLink(id);
     yield* q.changed(link.code, link.name);
+    yield* tellWebhooks('link.deleted', link, now);
+  }
+
+  /** The changed link, once its endpoints are told which of its fields changed. */
+  function* toldChanged(id: string, now: Date, changed: string[]): Op<LinkRecord> {
+    const link = yield* readLink(id);
+    yield* tellWebhooks('link.changed', link, now, { changed });
+    return link;
   }
 
   // Each change takes an optional AnswerSlot: the answer of the idempotent call it completes, kept with it.
@@ -168,6 +206,13 @@ export function linkOperations(random: Random, ids: LinkIds) {
 
     *createMany(inputs: readonly NewLink[], limits: Limits, now: Date, slot?: AnswerSlot<CreateOutcome[]>): Op<CreateOutcome[]> {
       return yield* answered(makeEach(inputs, limits, now), slot);
+    },
+
+    *importMany(items: readonly ImportItem[], limits: Limits, now: Date, dryRun = false): Op<ImportOutcome[]> {
+      const outcomes = yield* importEach(items, limits, now);
+      // Thrown, so the adapter rolls the transaction back: the outcomes are exactly the real run's, nothing stays.
+      if (dryRun) throw new DryRunDone(outcomes);
+      return outcomes;
     },
 
     *nameRefusal(name: string, teamId: string, linkId: string | null, field: string): Op<void> {
@@ -202,7 +247,9 @@ export function linkOperations(random: Random, ids: LinkIds) {
       if (link.state !== state) yield* q.setState(link.id, state, now.toISOString());
       yield* q.changed(link.code, link.name);
       if (state === 'active') yield* q.resolveOpen(link.id, now.toISOString());
-      return yield* readLink(link.id);
+      const after = yield* readLink(link.id);
+      if (link.state !== state) yield* tellWebhooks('link.state_changed', after, now, { previousState: link.state });
+      return after;
     },
   };
 }
@@ -213,6 +260,7 @@ export function linkChanges(perform: Perform<LinkQueries>, random: Random, ids: 
   return {
     create: perform(operations.create),
     createMany: perform(operations.createMany),
+    importMany: dryRunnable(perform(operations.importMany)),
     nameRefusal: perform(operations.nameRefusal),
     setDestination: perform(operations.setDestination),
     setNote: perform(operations.setNote),
@@ -237,4 +285,22 @@ function* answered<T>(change: Op<T>, slot: AnswerSlot<T> | undefined): Op<T> {
   }
   if (!(yield* q.keepAnswer(slot.key, slot.claim, status, body))) throw apiError.idempotencyKeyInUse();
   return result;
+}
+
+/** A dry run's outcomes, carried out of its rolled-back transaction. */
+class DryRunDone extends Error {
+  constructor(readonly outcomes: ImportOutcome[]) {
+    super('dry run');
+  }
+}
+
+function dryRunnable(run: (items: readonly ImportItem[], limits: Limits, now: Date, dryRun?: boolean) => Promise<ImportOutcome[]>) {
+  return async (items: readonly ImportItem[], limits: Limits, now: Date, dryRun?: boolean): Promise<ImportOutcome[]> => {
+    try {
+      return await run(items, limits, now, dryRun);
+    } catch (error) {
+      if (error instanceof DryRunDone) return error.outcomes;
+      throw error;
+    }
+  };
 }

@@ -5,6 +5,7 @@ import { apiError } from '../../errors.js';
 import type { LinkRecord, ReportRule } from '../ports.js';
 import { lockLink, q, readLink, type LinkQueries } from './link-queries.js';
 import type { Steps } from './steps.js';
+import { tellWebhooks } from './webhook-events.js';
 
 type Op<T> = Steps<LinkQueries, T>;
 
@@ -29,6 +30,7 @@ export function moderationOperations(random: Random) {
       if (counted >= rule.reportsToFlag && (yield* q.flagIfActive(linkId))) {
         const flagged = yield* readLink(linkId);
         yield* q.changed(flagged.code, flagged.name);
+        yield* tellWebhooks('link.state_changed', flagged, now, { previousState: 'active' });
       }
       return yield* readLink(linkId);
     },

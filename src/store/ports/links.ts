@@ -68,6 +68,18 @@ export interface TagCount {
 /** A createMany item's outcome: the link made, or the refusal createLink would have answered for it. */
 export type CreateOutcome = LinkRecord | ApiError;
 
+/**
+ * A row of an import (imports/run-import.ts) as the store makes it: a new link, whose name, when `nameIfFree`, is a
+ * peer's slug: kept when free, else left out (the row is made without it) rather than refused.
+ */
+export type ImportItem = NewLink & { nameIfFree: boolean };
+
+/**
+ * An import item's outcome: made (with the refusal its slug met when it was left out); a duplicate of a link of
+ * the team with the same destination and name (its code), made by nothing; or the refusal createLink would give.
+ */
+export type ImportOutcome = { made: LinkRecord; nameLeftOut: ApiError | null } | { duplicateOf: string } | ApiError;
+
 export interface LinkStore {
   /** Checks the team's limits and the name, draws a code, inserts; all or nothing. */
   create(input: NewLink, limits: Limits, now: Date, slot?: AnswerSlot<LinkRecord>): Promise<LinkRecord>;
@@ -76,6 +88,13 @@ export interface LinkStore {
    * outcome), and each sees the ones made before it (limits count them).
    */
   createMany(inputs: readonly NewLink[], limits: Limits, now: Date, slot?: AnswerSlot<CreateOutcome[]>): Promise<CreateOutcome[]>;
+  /**
+   * An import's batch, as createMany makes its items, in one transaction, except that an item whose destination and
+   * name a link of the team has already is a duplicate, and a slug (`nameIfFree`) that is taken or reserved is left
+   * out: decided inside the transaction, so running an import twice, even at once, makes each link once. A dry run
+   * answers the same outcomes and rolls everything back.
+   */
+  importMany(items: readonly ImportItem[], limits: Limits, now: Date, dryRun?: boolean): Promise<ImportOutcome[]>;
   findByCode(code: string): Promise<LinkRecord | null>;
   findByName(name: string): Promise<LinkRecord | null>;
   /** The links of these ids that exist, in one read (a breakdown names its top links); in no particular order. */

@@ -13,6 +13,7 @@ import { pgIdempotency } from './idempotency.js';
 import { pgInvitations } from './invitations.js';
 import { pgDomains } from './domains.js';
 import { pgLeases } from './leases.js';
+import { pgWebhooks } from './webhooks.js';
 import { pgMailOutbox } from './mail-outbox.js';
 import { pgEmailChanges } from './email-changes.js';
 import { pgLinks } from './links.js';
@@ -98,6 +99,7 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     accounts: pgAccounts(pool, performAccess),
     leases: pgLeases(pool),
     mailOutbox: pgMailOutbox(pool),
+    webhooks: pgWebhooks(pool),
     emailChanges: pgEmailChanges(pool),
     changes,
     ready: postgresReadiness(reserved),

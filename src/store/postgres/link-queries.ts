@@ -3,6 +3,7 @@ import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
 import { linkOrNull, linkSql, nameRowOf, storedOptions } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
+import { askingFor, webhookSql } from '../sql/webhooks.js';
 import type { Statement } from '../sql/statement.js';
 import { changed, row, run as runOn, type Queryable } from './query.js';
 
@@ -26,6 +27,7 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
       const latest = await row(client, linkSql.latestCreatedAt, {});
       return latest === null ? null : Date.parse(latest.createdAt);
     },
+    sameLink: async (teamId, destination, name) => (await row(client, linkSql.sameLink, { teamId, destination, name }))?.code ?? null,
     liveLinks: async (teamId) => (await row(client, linkSql.liveLinks, { teamId }))?.n ?? null,
     events: async (teamId, kind, since) => (await row(client, linkSql.events, { teamId, kind, since }))!,
     addEvent: (teamId, kind, at) => run(linkSql.addEvent, { teamId, kind, at }),
@@ -60,6 +62,8 @@ export function pgLinkQueries(client: Queryable, touched: Array<string | null>):
     establishedReporters: async (linkId, since) => (await row(client, moderationSql.establishedReporters, { linkId, since }))!.n,
     flagIfActive: async (id) => (await changed(client, linkSql.flagIfActive, { id })) > 0,
     saveReview: (review) => run(moderationSql.saveReview, review),
+    tellWebhooks: ({ eventId, teamId, type, payload, at }) =>
+      run(webhookSql.enqueue, { eventId, teamId, type, payload, at: at.getTime(), pattern: askingFor(type) }),
     changed: async (...keys) => void touched.push(...keys),
     // The row is locked until the write commits: a takeover (idempotency.ts) waits for it, then replays the answer.
     keepAnswer: async (key, claim, status, response) =>

@@ -62,6 +62,15 @@ export const linkSql = {
   latestCreatedAt: sql<Record<string, never>, { createdAt: string }>(
     'SELECT created_at AS "createdAt" FROM links ORDER BY seq DESC LIMIT 1',
   ),
+  /**
+   * An import's duplicate (operations/links.ts importEach), found by the index links_by_destination. SQLite would
+   * rather search its unique index of names, which for "no name" is every unnamed link: `+name` keeps it off that
+   * index (0.3 ms a row at 30,000 links, 5 µs by destination).
+   */
+  sameLink: sql<{ teamId: string; destination: string; name: string | null }, { code: string }>(
+    (d) =>
+      `SELECT code FROM links WHERE destination = :destination AND team_id = :teamId AND ${d.name === 'sqlite' ? '+name IS' : 'name IS NOT DISTINCT FROM'} :name LIMIT 1`,
+  ),
   /** The team's live links (kept by triggers), also the LinkStore search's choice of plan. */
   liveLinks: sql<{ teamId: string }, { n: number }>('SELECT link_count AS n FROM teams WHERE id = :teamId'),
   events: sql<{ teamId: string; kind: LinkEventKind; since: number }, WindowCount>(

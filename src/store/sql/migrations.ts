@@ -173,6 +173,49 @@ export const sharedMigrations: readonly DialectText[] = [
   CREATE INDEX IF NOT EXISTS team_domains_by_next_check ON team_domains(next_check_at);
   CREATE UNIQUE INDEX IF NOT EXISTS team_domains_one_primary ON team_domains(team_id) WHERE is_primary;
   `,
+  // 9 (SQLite's 28, PostgreSQL's 22): imports (imports/run-import.ts) find a team's link by its destination, to skip
+  // a row made before. PostgreSQL's btree keeps entries under about 2,700 bytes, less than the longest destination
+  // written as a URL may be, so there the index is a hash of it (equality is all it answers); SQLite's has no limit.
+  (d) =>
+    d.name === 'sqlite'
+      ? 'CREATE INDEX IF NOT EXISTS links_by_destination ON links(team_id, destination);'
+      : 'CREATE INDEX IF NOT EXISTS links_by_destination ON links USING hash (destination);',
+  // 10 (SQLite's 29, PostgreSQL's 23): teams' webhook endpoints and their outbox (webhooks/). Events space-separated;
+  // the secret kept as it is, since signing needs it. A delivery per event and endpoint, keyed so, with epoch
+  // milliseconds for its times (as the mail outbox); both go with their team, and deliveries with their endpoint.
+  (d) => `
+  CREATE TABLE IF NOT EXISTS webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    state TEXT NOT NULL,
+    paused_reason TEXT,
+    failing_since TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS webhook_endpoints_by_team ON webhook_endpoints(team_id);
+  CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    event_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
+    attempts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    due_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'} NOT NULL,
+    holder TEXT,
+    last_status INTEGER,
+    last_error TEXT,
+    last_attempt_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'},
+    finished_at ${d.name === 'sqlite' ? 'INTEGER' : 'bigint'},
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(state, due_at);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id, created_at);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries(finished_at);
+  `,
 ];
 
 /**

@@ -8,6 +8,7 @@ import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
 import { sqliteDomains } from './domains.js';
 import { sqliteLeases } from './leases.js';
+import { sqliteWebhooks } from './webhooks.js';
 import { sqliteMailOutbox } from './mail-outbox.js';
 import { sqliteEmailChanges } from './email-changes.js';
 import { sqliteAccounts } from './accounts.js';
@@ -63,6 +64,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     accounts: sqliteAccounts(db, perform),
     leases: sqliteLeases(db),
     mailOutbox: sqliteMailOutbox(db),
+    webhooks: sqliteWebhooks(db),
     emailChanges: sqliteEmailChanges(db),
     changes,
     ready: sqliteReadiness(db, path),

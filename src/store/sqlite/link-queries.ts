@@ -6,6 +6,7 @@ import { LEAVE_TEAM } from '../sql/analytics.js';
 import { idempotencySql } from '../sql/idempotency.js';
 import { linkOrNull, linkSql, nameRowOf, storedOptions } from '../sql/links.js';
 import { moderationSql } from '../sql/moderation.js';
+import { askingFor, webhookSql } from '../sql/webhooks.js';
 import type { LinkChanges } from './link-changes.js';
 import { prepare, prepareAll } from './prepare.js';
 import { sqliteDomainQueries } from './domain-queries.js';
@@ -18,6 +19,7 @@ import { sqliteTeamQueries } from './team-queries.js';
  */
 export function sqliteOperations(db: Db, changes: LinkChanges) {
   const s = statements(db);
+  const tellWebhooks = prepare(db, webhookSql.enqueue);
   const leaveTeam = LEAVE_TEAM.map((statement) => prepare(db, statement));
   let touched: Array<string | null> = [];
 
@@ -31,6 +33,7 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
       const latest = s.latestCreatedAt.get({});
       return latest === undefined ? null : Date.parse(latest.createdAt);
     },
+    sameLink: (teamId, destination, name) => s.sameLink.get({ teamId, destination, name })?.code ?? null,
     liveLinks: (teamId) => s.liveLinks.get({ teamId })?.n ?? null,
     events: (teamId, kind, since) => s.events.get({ teamId, kind, since })!,
     addEvent: (teamId, kind, at) => void s.addEvent.run({ teamId, kind, at }),
@@ -65,6 +68,8 @@ export function sqliteOperations(db: Db, changes: LinkChanges) {
     establishedReporters: (linkId, since) => s.establishedReporters.get({ linkId, since })!.n,
     flagIfActive: (id) => s.flagIfActive.run({ id }).changes > 0,
     saveReview: (review) => void s.saveReview.run(review),
+    tellWebhooks: ({ eventId, teamId, type, payload, at }) =>
+      void tellWebhooks.run({ eventId, teamId, type, payload, at: at.getTime(), pattern: askingFor(type) }),
     changed: (...keys) => void touched.push(...keys),
     keepAnswer: (key, claim, status, response) => s.finish.run({ ...key, claim, status, response }).changes === 1,
   };

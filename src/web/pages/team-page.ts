@@ -87,6 +87,7 @@ export function teamPage(deps: PageDeps) {
 ${pendingInvitations(team, pending, me)}
 ${tagList(team, tags)}
 ${domainSection({ team, domains, owner, csrf: me.csrf, limit, publicUrl: deps.ctx.config.publicUrl, fix: fix.domains })}
+${linksInAndOut(team, owner)}
 <form method="post" action="/teams/${team.id}/members" class="card" novalidate>
 <h2 style="margin-top:0">Invite someone</h2>${csrfField(me.csrf)}
 ${textField({ name: 'email', label: 'Their email', type: 'email', value: fix.email ?? '', error: fix.errors?.email, required: true, hint: 'They join once they accept, on their Teams page, within a week. Emails are not checked here: invite the address they signed up with.' })}
@@ -96,6 +97,16 @@ ${analytics}
 ${owner ? ownerForms(team, me, fix) : html``}`,
       'teams',
     );
+  }
+
+  /** The team's links in bulk: downloads for everyone in it, an import for its members, its webhooks for its owners. */
+  function linksInAndOut(team: Team, owner: boolean) {
+    return html`<h2>Links in and out</h2>
+<ul>
+<li>Download the team's links as <a href="/teams/${team.id}/links.csv" download>CSV</a> or <a href="/teams/${team.id}/links.jsonl" download>JSON lines</a></li>
+<li><a href="/teams/${team.id}/import">Import links</a> from Bitly, Shlink, Kutt, YOURLS or a CSV file</li>
+${owner ? html`<li><a href="/teams/${team.id}/webhooks">Webhooks</a>: tell other systems when the team's links change</li>` : html``}
+</ul>`;
   }
 
   function ownerForms(team: Team, me: SignedIn, fix: TeamFix) {

@@ -1,9 +1,10 @@
 import type { LookupFunction } from 'node:net';
-import { isPublicAddress } from '../destinations/addresses.js';
-import { judge } from '../destinations/private-network.js';
-import { LookupFailed, type ResolveHost } from '../destinations/resolver.js';
+import { isPublicAddress } from './addresses.js';
+import { judge } from './private-network.js';
+import { LookupFailed, type ResolveHost } from './resolver.js';
 
-// The ranges live with the destination checks, so the fetcher and the link rules never disagree on what is public.
+// The ranges live with the destination checks, so the fetchers (OAuth metadata, webhook deliveries) and the link rules
+// never disagree on what is public.
 export { isPublicAddress };
 
 export type Resolve = (host: string) => Promise<Array<{ address: string; family: number }>>;
