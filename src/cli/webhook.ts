@@ -12,8 +12,8 @@ function withoutSecret({ secret: _secret, ...endpoint }: WebhookEndpoint) {
   return endpoint;
 }
 
-/** One line an endpoint: its id, team, address, events and state (why, when paused). */
-function line(endpoint: WebhookEndpoint): string {
+/** One line an endpoint: its id, team, address, events and state (why, when paused); never its secret. */
+function line(endpoint: Omit<WebhookEndpoint, 'secret'>): string {
   const state = endpoint.state === 'paused' ? `paused: ${endpoint.pausedReason}` : 'active';
   return `${endpoint.id} ${endpoint.teamId} ${endpoint.url} ${endpoint.events.join(',')} ${state}`;
 }
@@ -24,11 +24,11 @@ function line(endpoint: WebhookEndpoint): string {
  */
 export const webhookAdd = defineCommand(
   async (args, store, context) => {
-    const { ctx } = await toolContext(context.config, store, { clock: systemClock, random: cryptoRandom, unsafeSites: unsafeSitesFromConfig(context.config) });
     const input = { teamId: required(args, 'team'), url: required(args, 'url'), events: required(args, 'events').split(',') };
-    return addWebhook({ store, destinations: ctx.destinations, random: cryptoRandom, clock: systemClock }, input, 'operator');
+    const { ctx } = await toolContext(context.config, store, { clock: systemClock, random: cryptoRandom, unsafeSites: unsafeSitesFromConfig(context.config) });
+    return addWebhook({ store, destinations: ctx.destinations, random: ctx.domains.random, clock: ctx.clock }, input, 'operator');
   },
-  (endpoint) => `added ${line(endpoint)}\nsecret ${endpoint.secret} (shown once: keep it now; receivers verify each delivery with it)`,
+  (endpoint) => `added ${line(endpoint)}\nsecret ${endpoint.secret} (shown once; keep it now: receivers verify each delivery with it)`,
 );
 
 /** `webhook list [--team T]`: every team's endpoints, or one team's, without their secrets. */
@@ -38,7 +38,7 @@ export const webhookList = defineCommand(
     const endpoints = team === undefined ? await store.webhooks.all() : await store.webhooks.ofTeam(team);
     return { webhooks: endpoints.map(withoutSecret) };
   },
-  ({ webhooks }) => (webhooks.length === 0 ? 'no webhooks' : webhooks.map((endpoint) => line({ ...endpoint, secret: '' })).join('\n')),
+  ({ webhooks }) => (webhooks.length === 0 ? 'no webhooks' : webhooks.map(line).join('\n')),
 );
 
 /** `webhook remove --id W`: nothing more is sent to it; its deliveries go with it. */

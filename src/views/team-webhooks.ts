@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/webhooks.js';
 import type { Team, WebhookDelivery, WebhookEndpoint } from '../store/ports.js';
 import { buttonForm, checkbox, csrfField, textField, type FieldErrors } from './forms.js';
-import { html, type Html } from './html.js';
+import { html, when, type Html } from './html.js';
 
 /** What each event tells, beside its checkbox. */
 const EVENT_WORDS: Record<WebhookEvent, string> = {
@@ -19,7 +19,10 @@ export interface WebhookForm {
   errors: FieldErrors;
 }
 
-/** One endpoint with its latest deliveries, and the forms its owners use on it. */
+/**
+ * One endpoint with its latest deliveries, and the forms its owners use on it. A paused one says why (the sender's
+ * reason names since when its deliveries failed) and offers "Resume".
+ */
 export function endpointCard(team: Team, endpoint: WebhookEndpoint, deliveries: readonly WebhookDelivery[], csrf: string): Html {
   const base = `/teams/${team.id}/webhooks/${endpoint.id}`;
   const paused = endpoint.state === 'paused'
@@ -36,16 +39,18 @@ ${deliveryTable(endpoint, deliveries)}
 </section>`;
 }
 
+/** The endpoint's latest deliveries, newest first: what was sent, how often it was tried and what last came back. */
 function deliveryTable(endpoint: WebhookEndpoint, deliveries: readonly WebhookDelivery[]): Html {
   if (deliveries.length === 0) return html`<p class="muted">Nothing sent yet.</p>`;
   const rows = deliveries.map(
-    (d) => html`<tr><td data-label="Event">${d.type}</td><td data-label="At">${d.createdAt.slice(0, 19).replace('T', ' ')} UTC</td><td data-label="State">${d.state}</td><td data-label="Attempts">${String(d.attempts)}</td><td data-label="Last answer" class="wrap">${lastAnswer(d)}</td></tr>`,
+    (d) => html`<tr><td data-label="At">${when(d.createdAt)}</td><td data-label="Event">${d.type}</td><td data-label="State">${d.state}</td><td data-label="Attempts">${String(d.attempts)}</td><td data-label="Last answer" class="wrap">${lastAnswer(d)}</td></tr>`,
   );
   return html`<table class="stack"><caption>Latest deliveries to ${endpoint.url}</caption>
-<thead><tr><th scope="col">Event</th><th scope="col">At</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last answer</th></tr></thead>
+<thead><tr><th scope="col">At</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last answer</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
+/** The last attempt's outcome in words: why it failed, or the status that delivered it. */
 function lastAnswer(delivery: WebhookDelivery): string {
   if (delivery.lastError !== null) return delivery.lastError;
   return delivery.lastStatus === null ? '' : `answered ${delivery.lastStatus}`;
@@ -68,12 +73,15 @@ ${eventsError ? html`<p class="error" id="f-events-error">${eventsError}</p>` : 
 </form>`;
 }
 
-/** The secret of the endpoint just added, shown this once, with how a receiver uses it. */
+/**
+ * The secret of the endpoint just added, shown this once (it is in no address and on no later page), with how a
+ * receiver uses it: as the new token on the Developers page is shown.
+ */
 export function newSecret(endpoint: WebhookEndpoint): Html {
-  return html`<div class="card" role="status">
-<h2 style="margin-top:0">Endpoint added</h2>
-<label for="new-secret">Signing secret for ${endpoint.url}</label>
-<input id="new-secret" type="text" readonly value="${endpoint.secret}" aria-describedby="new-secret-hint">
+  return html`<section class="card notice" role="status" aria-labelledby="new-secret-title">
+<h2 id="new-secret-title" style="margin-top:0">Endpoint added</h2>
+<div class="field"><label for="new-secret">Signing secret for ${endpoint.url}</label>
 <p class="hint" id="new-secret-hint">Shown this once: keep it now. Your receiver verifies each delivery's <code>webhook-signature</code> with it, for example with the <code>standardwebhooks</code> library: <code>new Webhook(secret).verify(body, headers)</code>.</p>
-</div>`;
+<input id="new-secret" class="secret" type="text" readonly value="${endpoint.secret}" autocomplete="off" spellcheck="false" aria-describedby="new-secret-hint"></div>
+</section>`;
 }

@@ -159,6 +159,17 @@ const PAGES: PageCase[] = [
       await submit('Add endpoint')(page);
     },
   },
+  {
+    name: 'adding a webhook, its secret shown once',
+    as: 'owner',
+    path: (s) => `/teams/${s.team}/webhooks`,
+    setup: async (page) => {
+      await page.getByLabel('Address', { exact: true }).fill(`https://hooks.example.com/${LONG_PATH}new`);
+      await page.getByLabel('link.deleted').check();
+      await submit('Add endpoint')(page);
+      await page.getByLabel(/^Signing secret for /).waitFor();
+    },
+  },
   { name: 'removing a webhook, which asks first', as: 'owner', path: (s) => `/teams/${s.team}/webhooks/whk_fixture/remove` },
   { name: 'teams, in none, as the first step on the way elsewhere', as: 'loner', path: () => '/teams?next=/app' },
   {
