@@ -1,12 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { cryptoRandom } from '../domain/random.js';
-import { unsafeSitesFromConfig } from '../destinations/unsafe/from-config.js';
 import { outcomeLine, summarySentence, tally } from '../imports/import-summary.js';
 import type { RowOutcome } from '../imports/run-import.js';
 import { importFile } from '../operator/imports.js';
-import { systemClock } from '../shared/clock.js';
-import { toolContext } from '../tools/tool-context.js';
+import { standaloneToolContext } from '../tools/tool-context.js';
 import { required, single } from './args.js';
 import type { Command } from './command.js';
 import { asCliError, usageError } from './errors.js';
@@ -21,11 +18,7 @@ export const linksImport: Command = {
     const path = single(args, 'FILE');
     // Opened first, so a path that is no readable file is the command line's fault, before any row is read.
     await (await open(path).catch(() => Promise.reject(usageError(`cannot read the file ${JSON.stringify(path)}`)))).close();
-    const { ctx } = await toolContext(context.config, store, {
-      clock: systemClock,
-      random: cryptoRandom,
-      unsafeSites: unsafeSitesFromConfig(context.config),
-    });
+    const ctx = await standaloneToolContext(context.config, store);
     const dryRun = args.values['dry-run'] === true;
     const file = createReadStream(path);
     const input = { team: required(args, 'team'), format: required(args, 'format'), file, dryRun, liftLimits: args.values['no-limits'] === true };

@@ -1,8 +1,6 @@
-import { unsafeSitesFromConfig } from '../destinations/unsafe/from-config.js';
-import { cryptoRandom } from '../domain/random.js';
 import { systemClock } from '../shared/clock.js';
 import type { WebhookEndpoint } from '../store/ports.js';
-import { toolContext } from '../tools/tool-context.js';
+import { standaloneToolContext } from '../tools/tool-context.js';
 import { addWebhook, removeWebhook, resumeWebhook, sendTestEvent } from '../webhooks/manage.js';
 import { optional, required } from './args.js';
 import { defineCommand } from './command.js';
@@ -25,7 +23,7 @@ function line(endpoint: Omit<WebhookEndpoint, 'secret'>): string {
 export const webhookAdd = defineCommand(
   async (args, store, context) => {
     const input = { teamId: required(args, 'team'), url: required(args, 'url'), events: required(args, 'events').split(',') };
-    const { ctx } = await toolContext(context.config, store, { clock: systemClock, random: cryptoRandom, unsafeSites: unsafeSitesFromConfig(context.config) });
+    const ctx = await standaloneToolContext(context.config, store);
     return addWebhook({ store, destinations: ctx.destinations, random: ctx.domains.random, clock: ctx.clock }, input, 'operator');
   },
   (endpoint) => `added ${line(endpoint)}\nsecret ${endpoint.secret} (shown once; keep it now: receivers verify each delivery with it)`,

@@ -27,14 +27,15 @@ export function resolveWith(resolveHost: ResolveHost): Resolve {
 }
 
 /**
- * A `lookup` for node:http(s) that resolves the host and refuses it when any of its addresses is not public.
- * The connection then goes to an address checked here, so DNS cannot hand a private one to the connect step.
+ * A `lookup` for node:http(s) that resolves the host and refuses it when any of its addresses is not public (unless
+ * `allowPrivate`: the operator's private destinations, for webhooks) or it has none. The connection then goes to an
+ * address checked here, so DNS cannot hand another to the connect step.
  */
-export function publicOnlyLookup(resolve: Resolve, refusal: (host: string) => Error): LookupFunction {
+export function publicOnlyLookup(resolve: Resolve, refusal: (host: string) => Error, allowPrivate = false): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {
-        if (found.length === 0 || found.some(({ address }) => !isPublicAddress(address))) return callback(refusal(hostname), '', 0);
+        if (found.length === 0 || (!allowPrivate && found.some(({ address }) => !isPublicAddress(address)))) return callback(refusal(hostname), '', 0);
         if (options.all) return (callback as (error: null, addresses: typeof found) => void)(null, found);
         return callback(null, found[0]!.address, found[0]!.family);
       },

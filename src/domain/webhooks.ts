@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { apiError } from '../errors.js';
 import { DAY_MS, HOUR_MS } from './limits.js';
 
@@ -46,4 +47,14 @@ export function checkWebhookEvents(events: readonly string[], field = 'events'):
   }
   if (wanted.size === 0) throw apiError.badRequest(`Choose at least one event: ${WEBHOOK_EVENTS.join(', ')}.`, field);
   return WEBHOOK_EVENTS.filter((event) => wanted.has(event));
+}
+
+/** A new event's id, sent as `webhook-id` (Standard Webhooks' `msg_` prefix): random, so receivers dedupe by it. */
+export function newEventId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** An event's body as Standard Webhooks lays one out, fixed when the event happens: its type, when, and its data. */
+export function eventBody(type: WebhookEventType, at: Date, data: object): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }

@@ -2,12 +2,13 @@ import type { Config } from '../config.js';
 import { destinationChecker, type DestinationChecker, type NetworkCheck } from '../destinations/checker.js';
 import { privateNetworkCheck } from '../destinations/private-network.js';
 import { dnsResolver, type ResolveHost } from '../destinations/resolver.js';
+import { unsafeSitesFromConfig } from '../destinations/unsafe/from-config.js';
 import type { UnsafeSitesCheck } from '../destinations/unsafe/provider.js';
 import { Cursors } from '../domain/cursor.js';
-import type { Random } from '../domain/random.js';
+import { cryptoRandom, type Random } from '../domain/random.js';
 import { domainDirectory } from '../domains/directory.js';
 import { proofLookup } from '../domains/proof-lookup.js';
-import type { Clock } from '../shared/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { Store } from '../store/ports.js';
 import type { ToolContext } from './define-tool.js';
 
@@ -50,4 +51,12 @@ export async function toolContext(config: Config, store: Store, parts: ToolConte
     domains: { directory, lookForProof, random: parts.random },
   };
   return { ctx, resolveHost };
+}
+
+/**
+ * The tools' context for a process without the server (the CLI's `import` and `webhook add`): the real clock and
+ * randomness, and the unsafe-site lists the configuration names, so its checks are the server's.
+ */
+export async function standaloneToolContext(config: Config, store: Store): Promise<ToolContext> {
+  return (await toolContext(config, store, { clock: systemClock, random: cryptoRandom, unsafeSites: unsafeSitesFromConfig(config) })).ctx;
 }

@@ -6,6 +6,7 @@
  */
 import { dayBefore, utcDate } from '../domain/days.js';
 import { HOUR_MS } from '../domain/limits.js';
+import { eventBody } from '../domain/webhooks.js';
 import { shortLinkOf } from '../domain/short-link.js';
 import type { Clock } from '../shared/clock.js';
 import { every, type PeriodicJob } from '../shared/periodic.js';
@@ -39,7 +40,7 @@ export function startDailyClicks(options: DailyClicksOptions): DailyClicks {
       const link = links.get(linkId);
       return link ? [{ code: link.code, name: link.name, shortLink: shortLinkOf(base, link), clicks, visitors }] : [];
     });
-    const payload = JSON.stringify({ type: 'clicks.daily', timestamp: now.toISOString(), data: { teamId: endpoint.teamId, date: day, links: counts } });
+    const payload = eventBody('clicks.daily', now, { teamId: endpoint.teamId, date: day, links: counts });
     const eventId = `msg_clicks_${day}_${endpoint.id}`;
     await store.webhooks.enqueue({ eventId, teamId: endpoint.teamId, type: 'clicks.daily', payload, at: now }, endpoint.id);
   }

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { DestinationChecker } from '../destinations/checker.js';
 import { newId } from '../domain/ids.js';
 import type { Random } from '../domain/random.js';
 import { refusalToManage, type TeamActor } from '../domain/team-roles.js';
-import { checkWebhookEvents, MAX_TEAM_WEBHOOKS } from '../domain/webhooks.js';
+import { checkWebhookEvents, eventBody, MAX_TEAM_WEBHOOKS, newEventId } from '../domain/webhooks.js';
 import { apiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { TeamStore, WebhookEndpoint, WebhookStore } from '../store/ports.js';
@@ -76,8 +75,8 @@ export async function resumeWebhook(deps: Pick<WebhookDeps, 'store'>, id: string
 export async function sendTestEvent(deps: Pick<WebhookDeps, 'store' | 'clock'>, id: string, by: TeamActor, teamId?: string): Promise<string> {
   const found = await managedWebhook(deps, id, by, teamId);
   const now = deps.clock.now();
-  const eventId = `msg_${randomUUID().replaceAll('-', '')}`;
-  const payload = JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: { teamId: found.teamId, endpointId: found.id } });
+  const eventId = newEventId();
+  const payload = eventBody('webhook.test', now, { teamId: found.teamId, endpointId: found.id });
   await deps.store.webhooks.enqueue({ eventId, teamId: found.teamId, type: 'webhook.test', payload, at: now }, found.id);
   return eventId;
 }

@@ -32,17 +32,10 @@ export type Send = (outgoing: Outgoing) => Promise<Attempt>;
  */
 export function webhookSender(options: { resolve: Resolve; allowPrivate: () => Promise<boolean>; timeoutMs: number; clock: () => Date }): Send {
   const { resolve, timeoutMs } = options;
-  const publicOnly = publicOnlyLookup(resolve, (host) => new Error(`${host} resolves to a private-network address`));
-  const anyAddress: LookupFunction = (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (found) => {
-        if (found.length === 0) return callback(new Error(`${hostname} has no address`), '', 0);
-        if (lookupOptions.all) return (callback as (error: null, addresses: typeof found) => void)(null, found);
-        return callback(null, found[0]!.address, found[0]!.family);
-      },
-      (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
-    );
-  };
+  const refusal = (host: string) => new Error(`${host} resolves to a private-network address`);
+  const publicOnly = publicOnlyLookup(resolve, refusal);
+  // Private addresses allowed, the connection still goes where the service's resolver said (a name with none fails).
+  const anyAddress = publicOnlyLookup(resolve, (host) => new Error(`${host} has no address`), true);
 
   return async ({ url, secret, eventId, body }) => {
     const sentAt = options.clock();

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { LinkState } from '../../domain/link-state.js';
-import type { WebhookEventType } from '../../domain/webhooks.js';
+import { eventBody, newEventId, type WebhookEventType } from '../../domain/webhooks.js';
 import type { LinkOptions, LinkRecord } from '../ports.js';
 import { q, type LinkQueries } from './link-queries.js';
 import type { Steps } from './steps.js';
@@ -17,9 +16,8 @@ export type LinkEventDetail = { changed: string[] } | { previousState: LinkState
 export function* tellWebhooks(type: WebhookEventType, link: LinkRecord, now: Date, detail: LinkEventDetail = {}): Steps<LinkQueries, void> {
   const { seq: _seq, passwordHash, ...fields } = link;
   const data = { link: { ...fields, hasPassword: passwordHash !== null }, ...detail };
-  const payload = JSON.stringify({ type, timestamp: now.toISOString(), data });
   // Not from the operations' Random: event ids need no test's script, and drawing them would shift its codes.
-  yield* q.tellWebhooks({ eventId: `msg_${randomUUID().replaceAll('-', '')}`, teamId: link.teamId, type, payload, at: now });
+  yield* q.tellWebhooks({ eventId: newEventId(), teamId: link.teamId, type, payload: eventBody(type, now, data), at: now });
 }
 
 /** The options a change of them changed, by the names a link shows them under (the password as `password`). */
