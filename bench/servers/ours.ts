@@ -36,6 +36,8 @@ const config = loadConfig({
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   // Metrics on when asked (the redirect section measures the service as it runs, with /metrics served).
   ...(process.env.METRICS_PORT ? { METRICS_PORT: process.env.METRICS_PORT } : {}),
+  // Click analytics as the environment says (on, the service's default, unless ANALYTICS=off).
+  ...(process.env.ANALYTICS ? { ANALYTICS: process.env.ANALYTICS } : {}),
 });
 const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath);
 const now = new Date();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { SlotSet } from '../support/slot-set.js';
 
 /** How long a connection must have been idle while closing (no answer in flight, nothing received) to be closed. */
 const QUIET_MS = 250;
@@ -41,8 +42,9 @@ const ANSWERED_AT = Symbol('bytes read when the last answer ended');
 type Tracked = Socket & { [ANSWERED_AT]?: number };
 
 export function drainable(server: Server, listener: (req: IncomingMessage, res: ServerResponse) => void): Drain {
-  const inFlight = new Set<ServerResponse>();
-  const connections = new Set<Socket>();
+  // Slots, not Sets: a Set's discarded tables kept answers alive in the collector's eyes (support/slot-set.ts).
+  const inFlight = new SlotSet<ServerResponse>();
+  const connections = new SlotSet<Socket>();
   let draining = false;
 
   // One handler for every answer and connection (no closure each: this runs for every redirect too). The bytes read
