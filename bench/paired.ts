@@ -6,6 +6,11 @@
  */
 export const PAIRED_SECONDS = 3;
 const ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 5);
+/**
+ * The rate the redirect section's paced rounds send at (0: none): one that ours and bare both hold on two cores with
+ * autocannon beside them, so both are handed the same requests per wake-up of the event loop.
+ */
+export const PAIRED_RATE = Number(process.env.BENCH_PAIRED_RATE ?? 8_000);
 
 export interface Paired {
   rounds: number;

@@ -15,7 +15,7 @@ import { benchAnalytics } from './analytics.js';
 import { benchAddresses } from './link-addresses.js';
 import { benchImport } from './import.js';
 import { pinningText, pinServer } from './pin.js';
-import { PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
+import { PAIRED_RATE, PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
 
 /**
  * `npm run bench`: each server in its own child process, one at a time, loaded by autocannon from this one.
@@ -35,7 +35,8 @@ import { PAIRED_SECONDS, pairedRounds, type Paired } from './paired.js';
  * BENCH_REDIRECT_SEARCH_INDEX (bulk, triggers or none: how the search indexes get the seeded rows; seed-many.ts).
  * postgres: BENCH_PEOPLE (100), the people calling getLink at once with a token each, on SQLite and PostgreSQL.
  * Each server under load has a core of its own, autocannon another (bench/pin.ts; BENCH_PIN=0 turns it off); the
- * redirect section ends with paired rounds of ours and bare in turn (bench/paired.ts; BENCH_PAIRED_ROUNDS, 5).
+ * redirect section ends with paired rounds of ours and bare in turn (bench/paired.ts; BENCH_PAIRED_ROUNDS, 5), unpaced and
+ * paced at BENCH_PAIRED_RATE (8,000 req/s; 0 leaves the paced rounds out).
  */
 const only = new Set((process.env.BENCH_ONLY ?? 'getLink,createLink,listLinks,redirect,mcp,postgres,workers,observability,copy,analytics,addresses,import').split(','));
 const cpuProfDir = process.env.BENCH_CPU_PROF;
@@ -277,7 +278,7 @@ if (only.has('redirect')) {
   };
   type Measured = GetLoadResult & { rss: number; cpuPerRequest: number };
   /** Loads a server; the CPU it spent, over every answer it gave (warm-up and run), is its cost per request. */
-  const measure = async (server: Started, key: string, path: string | (() => string), timing: { seconds?: number; warmupSeconds?: number } = {}): Promise<Measured> => {
+  const measure = async (server: Started, key: string, path: string | (() => string), timing: { seconds?: number; warmupSeconds?: number; rate?: number } = {}): Promise<Measured> => {
     let cpu = 0;
     const r = await server.profiled(key, async () => {
       const before = cpuMicros(server.pid);
@@ -373,10 +374,16 @@ if (only.has('redirect')) {
     console.log(`  ours peak RSS (VmHWM) ${mb(peak)}; load average ${load1()}`);
     const bare = await start('bare-redirect');
     try {
-      const pathOf = (kind: string) => (kind === 'hot' ? `/${hot}` : drawFrom(sample));
-      const timing = { seconds: PAIRED_SECONDS, warmupSeconds: 1 };
-      paired = await pairedRounds(ours, bare, ['hot', `${int(sample.length / 1000)}k codes`], async (server, kind, round) =>
-        (await measure(server, `paired-${kind}-${round}`, pathOf(kind), timing)).cpuPerRequest,
+      const codesKind = `${int(sample.length / 1000)}k codes`;
+      // Each kind twice: as fast as autocannon sends, and paced at one rate both servers hold. Unpaced, the slower
+      // server is sent fewer requests per wake-up and pays more for each (bare alone measured 40 µs on one path and
+      // 73 µs on random paths in one run), so only the paced rounds compare the servers' own work.
+      const paced = (kind: string) => `${kind} at ${int(PAIRED_RATE)}/s`;
+      const kinds = PAIRED_RATE > 0 ? ['hot', codesKind, paced('hot'), paced(codesKind)] : ['hot', codesKind];
+      const pathOf = (kind: string) => (kind.startsWith('hot') ? `/${hot}` : drawFrom(sample));
+      const timingOf = (kind: string) => ({ seconds: PAIRED_SECONDS, warmupSeconds: 1, ...(kind.includes('/s') ? { rate: PAIRED_RATE } : {}) });
+      paired = await pairedRounds(ours, bare, kinds, async (server, kind, round) =>
+        (await measure(server, `paired-${kind.replaceAll(/\W+/g, '-')}-${round}`, pathOf(kind), timingOf(kind))).cpuPerRequest,
       );
     } finally {
       await bare.stop();
