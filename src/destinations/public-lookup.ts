@@ -27,11 +27,11 @@ export function resolveWith(resolveHost: ResolveHost): Resolve {
 }
 
 /**
- * A `lookup` for node:http(s) that resolves the host and refuses it when any of its addresses is not public (unless
- * `allowPrivate`: the operator's private destinations, for webhooks) or it has none. The connection then goes to an
- * address checked here, so DNS cannot hand another to the connect step.
+ * A `lookup` for node:http(s) that resolves the host and refuses it (with `refusal`) when it has no address or, unless
+ * `allowPrivate` (the operator's private destinations, for webhooks), when any of its addresses is not public. The
+ * connection then goes to an address checked here, so DNS cannot hand another to the connect step.
  */
-export function publicOnlyLookup(resolve: Resolve, refusal: (host: string) => Error, allowPrivate = false): LookupFunction {
+export function checkedLookup(resolve: Resolve, refusal: (host: string) => Error, { allowPrivate = false } = {}): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {

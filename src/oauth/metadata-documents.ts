@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { checkDestination } from '../domain/destination.js';
 import { hasHiddenCharacters } from '../domain/hidden-characters.js';
 import { dnsResolver } from '../destinations/resolver.js';
-import { publicOnlyLookup, resolveWith, type Resolve } from '../destinations/public-lookup.js';
+import { checkedLookup, resolveWith, type Resolve } from '../destinations/public-lookup.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
 /**
@@ -64,7 +64,7 @@ export function metadataDocuments(options: MetadataDocumentOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const resolve = options.resolve ?? resolveWith(dnsResolver({ servers: [], timeoutMs }));
-  const publicLookup = publicOnlyLookup(resolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`, true));
+  const publicLookup = checkedLookup(resolve, (host) => new MetadataDocumentError(`${host} resolves to a private address.`, true));
 
   /** Checks the id's shape and its host's rules; returns it parsed. */
   function checkId(clientId: string, blocked: ReadonlySet<string>): URL {

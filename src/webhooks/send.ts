@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { publicOnlyLookup, type Resolve } from '../destinations/public-lookup.js';
+import { checkedLookup, type Resolve } from '../destinations/public-lookup.js';
 
 /** Bytes of an endpoint's answer read at most: its status is what counts; a few words of its body help its owners. */
 const ANSWER_BYTES = 1024;
@@ -32,10 +32,9 @@ export type Send = (outgoing: Outgoing) => Promise<Attempt>;
  */
 export function webhookSender(options: { resolve: Resolve; allowPrivate: () => Promise<boolean>; timeoutMs: number; clock: () => Date }): Send {
   const { resolve, timeoutMs } = options;
-  const refusal = (host: string) => new Error(`${host} resolves to a private-network address`);
-  const publicOnly = publicOnlyLookup(resolve, refusal);
+  const publicOnly = checkedLookup(resolve, (host) => new Error(`${host} resolves to a private-network address`));
   // Private addresses allowed, the connection still goes where the service's resolver said (a name with none fails).
-  const anyAddress = publicOnlyLookup(resolve, (host) => new Error(`${host} has no address`), true);
+  const anyAddress = checkedLookup(resolve, (host) => new Error(`${host} has no address`), { allowPrivate: true });
 
   return async ({ url, secret, eventId, body }) => {
     const sentAt = options.clock();

@@ -6,7 +6,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsResolver } from '../../src/destinations/resolver.js';
-import { publicOnlyLookup, resolveWith } from '../../src/destinations/public-lookup.js';
+import { checkedLookup, resolveWith } from '../../src/destinations/public-lookup.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeUrl, browserOf, pkce, tokenRequest } from '../helpers/oauth.js';
 import { startDnsServer, ZONE, type DnsServer } from '../helpers/dns-server.js';
@@ -72,7 +72,7 @@ describe('the lookup the fetcher connects with', () => {
     const resolve = resolveWith(dnsResolver({ servers: dns.servers, timeoutMs: 1_000 }));
     const refusal = (name: string) => new Error(`${name} refused`);
     return new Promise<{ error: Error | null; addresses: LookupAddress[] }>((done) => {
-      publicOnlyLookup(resolve, refusal)(host, { all: true }, (error, addresses) => {
+      checkedLookup(resolve, refusal)(host, { all: true }, (error, addresses) => {
         done({ error, addresses: (addresses as unknown as LookupAddress[]) ?? [] });
       });
     });
