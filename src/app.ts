@@ -69,7 +69,7 @@ export interface App {
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const observer = createObserver(config, options.logger);
-  const store = observer.store(options.store ?? (await openStore(config, options.random ?? cryptoRandom)));
+  const store = observer.store(options.store ?? (await openStore(config, options.random ?? cryptoRandom, { serving: true })));
   const cursorSecret = await store.settings.cursorSecret();
   // The operator CLI prints addresses with it when its own environment sets no PUBLIC_URL.
   await store.settings.recordPublicUrl(config.publicUrl);

@@ -39,7 +39,8 @@ const config = loadConfig({
   // Click analytics as the environment says (on, the service's default, unless ANALYTICS=off).
   ...(process.env.ANALYTICS ? { ANALYTICS: process.env.ANALYTICS } : {}),
 });
-const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath);
+// Opened here for the seeding; checkpointed on its own thread, as the service's store is (store/open.ts `serving`).
+const store = databaseUrl ? await openPostgresStore(databaseUrl) : openSqliteStore(config.databasePath, undefined, { checkpointThread: true });
 const now = new Date();
 const actor = await seedActor(store, now);
 const seedCount = Number(process.env.SEED_LINKS ?? 0);

@@ -99,19 +99,33 @@ export class AnalyticsTally {
     return this.days.size === 0;
   }
 
-  /** What was counted so far, summed per link, day and value; the tally starts again empty. */
-  take(): PendingAnalytics {
+  /** Everything counted so far, as a tally of its own to take from in parts; this one starts again empty. */
+  split(): AnalyticsTally {
+    const taken = new AnalyticsTally();
+    taken.days = this.days;
+    this.days = new Map();
+    return taken;
+  }
+
+  /**
+   * What was counted so far on up to `most` link days (the earliest counted first), summed per link, day and value;
+   * they leave the tally, the rest stays for the next take.
+   */
+  take(most = Infinity): PendingAnalytics {
     const pending: PendingAnalytics = { facets: [], uncounted: [], visitors: [] };
+    let taken = 0;
     for (const [day, links] of this.days) {
       for (const [linkId, tally] of links) {
+        if (taken++ === most) return pending;
+        links.delete(linkId);
         facetCounts(pending.facets, linkId, day, tally);
         tally.uncounted?.forEach((count, index) => count > 0 && pending.uncounted.push({ linkId, day, class: UNCOUNTED_CLASSES[index]!, count }));
         if (tally.visitors || tally.unhashed) {
           pending.visitors.push({ linkId, day, sketch: tally.visitors ?? new VisitorSketch(), unhashed: tally.unhashed ?? [] });
         }
       }
+      this.days.delete(day);
     }
-    this.days = new Map();
     return pending;
   }
 

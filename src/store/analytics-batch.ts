@@ -24,11 +24,14 @@ export interface LinkDay {
 /** The batch per link and day, in (link, day) order: the order both adapters write rows and so take their locks. */
 export function byLinkDay(batch: AnalyticsBatch): LinkDay[] {
   const found = new Map<string, LinkDay>();
+  let last: LinkDay | undefined;
   const of = (linkId: string, day: string) => {
+    // A batch lists a link day's rows one after another (redirect/analytics-tally.ts): most rows are the last one's.
+    if (last?.linkId === linkId && last.day === day) return last;
     const key = `${linkId}\u0000${day}`;
     let linkDay = found.get(key);
     if (!linkDay) found.set(key, (linkDay = { linkId, day, clicks: 0, facets: [], uncounted: [], visitors: null }));
-    return linkDay;
+    return (last = linkDay);
   };
   for (const facet of batch.facets) {
     const linkDay = of(facet.linkId, facet.day);

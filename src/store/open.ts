@@ -10,15 +10,16 @@ export type StoreConfig = Pick<Config, 'databasePath' | 'databaseUrl'>;
 /**
  * The one place the store is picked from configuration; the server and the operator CLI both open it here.
  * DATABASE_URL selects PostgreSQL; otherwise the SQLite file at DATABASE_PATH. Each adapter is loaded only when it
- * is opened, so naming the database (describeDatabase) costs a command line nothing.
+ * is opened, so naming the database (describeDatabase) costs a command line nothing. `serving`: a process that
+ * answers requests, whose SQLite file is checkpointed on a thread of its own (sqlite/checkpoints.ts).
  */
-export async function openStore(config: StoreConfig, random: Random = cryptoRandom): Promise<Store> {
+export async function openStore(config: StoreConfig, random: Random = cryptoRandom, { serving = false } = {}): Promise<Store> {
   if (config.databaseUrl !== undefined) {
     const { openPostgresStore } = await import('./postgres/index.js');
     return openPostgresStore(config.databaseUrl, random);
   }
   const { openSqliteStore } = await import('./sqlite/index.js');
-  return openSqliteStore(config.databasePath, random);
+  return openSqliteStore(config.databasePath, random, { checkpointThread: serving });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sketchEntry, VisitorSketch } from '../../src/domain/visitor-sketch.js';
 import { visitorHash, type ClickFacts } from '../../src/redirect/analytics-tally.js';
-import { ClickCounter } from '../../src/redirect/click-counter.js';
+import { ClickCounter, LINK_DAYS_A_WRITE } from '../../src/redirect/click-counter.js';
 import { withUnwritten, type AnalyticsBatch, type AnalyticsStore, type ClickStore } from '../../src/store/ports.js';
 
 const PHONE = { device: 'phone', browser: 'Safari', os: 'iOS' } as const;
@@ -242,6 +242,41 @@ describe('ClickCounter with analytics', () => {
     expect(batches).toHaveLength(1);
     expect(plain(batches[0]!).facets).toContain('link-a 2026-11-27 source=link 2');
     expect(plain(batches[0]!).visitors).toEqual([`link-a 2026-11-27 ${sketch('2026-11-27', '192.0.2.1\nSafari', '198.51.100.7\nFirefox')}`]);
+  });
+
+  it('writes more than LINK_DAYS_A_WRITE link days in parts, each link day once, what comes meanwhile with the next write', async () => {
+    const { clickStore, analytics, batches } = stores();
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
+    const at = new Date('2026-11-27T12:00:00Z');
+    const links = LINK_DAYS_A_WRITE * 2 + 10;
+    for (let i = 0; i < links; i++) counter.count(`link-${i}`, at, facts('192.0.2.1\nSafari'));
+    const flushed = counter.flush();
+    // Counted while the parts are written: not part of them.
+    counter.count('link-0', at, facts('198.51.100.7\nFirefox', { agent: DESKTOP }));
+    expect(await flushed).toBeUndefined();
+    const parts = batches.map((batch) => batch.visitors.map((visitor) => visitor.linkId));
+    expect(parts.map((part) => part.length)).toEqual([LINK_DAYS_A_WRITE, LINK_DAYS_A_WRITE, 10]);
+    expect(parts.flat()).toEqual(Array.from({ length: links }, (_, i) => `link-${i}`));
+    expect(await counter.flush()).toBeUndefined();
+    expect(plain(batches[3]!).facets).toContain('link-0 2026-11-27 device=desktop 1');
+    expect(batches).toHaveLength(4);
+    await counter.close();
+  });
+
+  it('keeps the part a write failed on and the parts it had not begun, and writes them all with the next', async () => {
+    const { clickStore, analytics, batches } = stores(2);
+    const counter = new ClickCounter(clickStore, { value: 0 }, analytics);
+    const at = new Date('2026-11-27T12:00:00Z');
+    const links = LINK_DAYS_A_WRITE + 5;
+    for (let i = 0; i < links; i++) counter.count(`link-${i}`, at, facts('192.0.2.1\nSafari'));
+    expect(await counter.flush()).toBeInstanceOf(Error);
+    expect(await counter.flush()).toBeInstanceOf(Error);
+    expect(batches).toHaveLength(0);
+    expect(await counter.flush()).toBeUndefined();
+    const written = batches.flatMap((batch) => batch.visitors.map((visitor) => visitor.linkId));
+    expect(written.sort()).toEqual(Array.from({ length: links }, (_, i) => `link-${i}`).sort());
+    expect(batches.flatMap((batch) => plain(batch).facets).filter((facet) => facet.includes('source=link'))).toHaveLength(links);
+    await counter.close();
   });
 
   it('records nothing but the daily clicks without an analytics store (ANALYTICS=off)', async () => {

@@ -74,3 +74,60 @@ describe('ClickCounter.flush', () => {
     await counter.close();
   });
 });
+
+describe('ClickCounter with a write in slices (ClickStore.add: links leave the batch as their slice commits)', () => {
+  it('counts a link as not written until its slice commits, and puts back only what a failed write left', async () => {
+    const stored = new Map<string, number>();
+    const seen: Array<[number, number]> = [];
+    let counter: ClickCounter;
+    // Writes link-a in a first slice, then fails before link-b's, as a full disk would.
+    const store = {
+      add: async (batch: Map<string, Map<string, number>>) => {
+        seen.push([counter.clicksNotWritten('link-a'), counter.clicksNotWritten('link-b')]);
+        stored.set('link-a', [...batch.get('link-a')!.values()].reduce((a, b) => a + b, 0));
+        batch.delete('link-a');
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push([counter.clicksNotWritten('link-a'), counter.clicksNotWritten('link-b')]);
+        throw new Error('disk full');
+      },
+    } as unknown as ClickStore;
+    counter = new ClickCounter(store);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at);
+    counter.count('link-a', at);
+    counter.count('link-b', at);
+    expect(await counter.flush()).toBeInstanceOf(Error);
+    // Before the first slice: both links' clicks; after it: link-a's are the store's, link-b's still this process's.
+    expect(seen).toEqual([
+      [2, 1],
+      [0, 1],
+    ]);
+    expect(stored.get('link-a')).toBe(2);
+    // What the failed write left is counted again, once: link-b's click, not link-a's written ones.
+    expect([counter.clicksNotWritten('link-a'), counter.clicksNotWritten('link-b')]).toEqual([0, 1]);
+  });
+
+  it('counts the clicks of two writes under way at once, the first slower than a second', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const store = {
+      add: async (batch: Map<string, Map<string, number>>) => {
+        if (calls++ === 0) await gate;
+        batch.clear();
+      },
+    } as unknown as ClickStore;
+    const counter = new ClickCounter(store);
+    const at = new Date('2026-11-27T12:00:00Z');
+    counter.count('link-a', at);
+    const first = counter.flush();
+    counter.count('link-a', at);
+    const second = counter.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second write is done; the first still holds its click, which the store does not have yet.
+    expect(counter.clicksNotWritten('link-a')).toBe(1);
+    release();
+    await Promise.all([first, second]);
+    expect(counter.clicksNotWritten('link-a')).toBe(0);
+  });
+});

@@ -12,6 +12,11 @@ export interface ClickStore {
    * links without clicks there are absent.
    */
   totals(linkIds: readonly string[], from: string, to: string): Promise<Map<string, number>>;
-  /** Adds counted clicks: link id → day → count. */
+  /**
+   * Adds counted clicks: link id → day → count. An adapter may write them in several transactions (SQLite: a few
+   * milliseconds each, so that a flush over thousands of links never holds the event loop for long); as each commits,
+   * its links leave `counts`. So `counts` holds, at any moment, what the store does not hold yet: nothing once add
+   * resolves, and what is left to write again when it fails.
+   */
   add(counts: Map<string, Map<string, number>>): Promise<void>;
 }

@@ -46,6 +46,7 @@ export function pgClicks(pool: PgPool): ClickStore {
       if (linkIds.length === 0) return;
       // A transaction for its retry: a deadlock with a process deleting links is run again, not lost.
       await transaction(pool, (client) => client.query(ADD, [linkIds, days, clicks]));
+      counts.clear();
     },
   };
 }

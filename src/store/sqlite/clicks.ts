@@ -2,6 +2,8 @@ import type { ClickStore } from '../ports.js';
 import { clickSql } from '../sql/clicks.js';
 import { writeTransaction, type Db } from './database.js';
 import { prepare } from './prepare.js';
+import { nextTurn } from '../../support/next-turn.js';
+import { WRITE_SLICE_MS } from './write-slices.js';
 
 export function sqliteClicks(db: Db): ClickStore {
   const daily = prepare(db, clickSql.daily);
@@ -21,14 +23,27 @@ export function sqliteClicks(db: Db): ClickStore {
      WHERE EXISTS (SELECT 1 FROM links WHERE id = @linkId)
      ON CONFLICT (link_id, day) DO UPDATE SET count = count + excluded.count`,
   );
-  const addAll = writeTransaction(db, (counts: Map<string, Map<string, number>>) => {
+  /** One transaction: links' counts until WRITE_SLICE_MS have passed; answers the links it wrote. */
+  const addSlice = writeTransaction(db, (counts: Map<string, Map<string, number>>): string[] => {
+    const started = performance.now();
+    const written: string[] = [];
     for (const [linkId, days] of counts) {
       for (const [day, count] of days) {
         const row = { linkId, day, count };
         if (bump.run(row).changes === 0) add.run(row);
       }
+      written.push(linkId);
+      if (performance.now() - started >= WRITE_SLICE_MS) break;
     }
+    return written;
   });
+  /** In slices, the event loop given back between them; each slice's links leave `counts` once it commits (the port). */
+  async function addAll(counts: Map<string, Map<string, number>>): Promise<void> {
+    while (counts.size > 0) {
+      for (const linkId of addSlice(counts)) counts.delete(linkId);
+      if (counts.size > 0) await nextTurn();
+    }
+  }
 
   return {
     daily: async (linkId, from, to) => daily.all({ linkId, from, to }),
@@ -36,6 +51,6 @@ export function sqliteClicks(db: Db): ClickStore {
       const found = totals.all(JSON.stringify(linkIds), from, to) as Array<{ linkId: string; clicks: number }>;
       return new Map(found.map((row) => [row.linkId, row.clicks]));
     },
-    add: async (counts) => addAll(counts),
+    add: addAll,
   };
 }

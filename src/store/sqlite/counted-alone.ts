@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FailureStreaks } from '../../support/failure-streaks.js';
 import { processLog } from '../../observability/logger.js';
+import { reasonOf } from '../../observability/write-failures.js';
 import { memoryRateLimiter } from '../../support/memory-rate-limiter.js';
 import type { RateLimiter } from '../../support/rate-limiter.js';
 import { SlidingLog } from '../../support/sliding-log.js';
@@ -199,7 +200,13 @@ export function countedAlone(path: string, file: RateStore & { close(): void }):
     close() {
       clearInterval(timer);
       if (table) {
-        table.leaveIn(Date.now());
+        try {
+          table.leaveIn(Date.now());
+        } catch (error) {
+          // A full or failing disk at shutdown: the row is left, and others take it for gone once it is not renewed
+          // (PRESENT_FOR_MS); the close goes on, so the database is still closed and the process ends in time.
+          processLog().warn({ reason: reasonOf(error) }, `closing: this process's rate-limit row could not be removed (${reasonOf(error)})`);
+        }
         table.close();
       }
       file.close();

@@ -3,6 +3,7 @@ import { readStoreFailuresWith } from '../../errors.js';
 import { LinkIds } from '../../domain/ids.js';
 import { cryptoRandom, type Random } from '../../domain/random.js';
 import { openDatabase } from './database.js';
+import { checkpointInBackground } from './checkpoints.js';
 import { sqliteFailure } from './failures.js';
 import { LinkChanges } from './link-changes.js';
 import { sqliteOperations } from './link-queries.js';
@@ -32,8 +33,11 @@ import { sqliteInvitations } from './invitations.js';
 import { sqliteTokens } from './tokens.js';
 import { sqliteWebSessions } from './web-sessions.js';
 
-/** The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. */
-export function openSqliteStore(path: string, random: Random = cryptoRandom): Store {
+/**
+ * The SQLite adapter of the store: one file (or `:memory:`), WAL, migrations applied on open. `checkpointThread`: the
+ * WAL is checkpointed on a thread of its own (checkpoints.ts), for a process that serves requests.
+ */
+export function openSqliteStore(path: string, random: Random = cryptoRandom, { checkpointThread = false } = {}): Store {
   // What SQLite's errors mean is read where an error is classified (errors.ts), not as each call passes; from
   // the first open on, so a process reads only the drivers it opened.
   readStoreFailuresWith(sqliteFailure);
@@ -42,6 +46,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
   const rates = countedAlone(path, sqliteRates(path));
+  const checkpoints = checkpointThread && path !== ':memory:' ? checkpointInBackground(db, path) : null;
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random, perform),
@@ -71,6 +76,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom): St
     async close() {
       await tokens.close();
       rates.close();
+      await checkpoints?.close();
       db.close();
     },
   };
