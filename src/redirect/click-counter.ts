@@ -114,8 +114,7 @@ export class ClickCounter {
         // Busy past the timeout (the CLI holds a long write), or a full disk: put the counts not written back for the
         // next round, with their analytics, so that no day has analytics of clicks it does not count.
         for (const [linkId, days] of batch) for (const [day, n] of days) this.merge(linkId, day, n);
-        this.keep(analytics);
-        if (taken && !taken.empty) this.keep(taken.take());
+        this.keepAll(analytics, taken);
         return failed(written);
       }
     }
@@ -127,8 +126,7 @@ export class ClickCounter {
       } catch (error) {
         // A write that failed part way wrote the rest: only what it left is written again, with the parts not begun.
         const unwritten = unwrittenOf(error);
-        this.keep(unwritten ? pendingOf(unwritten) : analytics);
-        if (taken && !taken.empty) this.keep(taken.take());
+        this.keepAll(unwritten ? pendingOf(unwritten) : analytics, taken);
         return failed(error);
       }
     }
@@ -140,6 +138,12 @@ export class ClickCounter {
     if (++this.flushesSinceAnalytics < Math.round(this.analyticsWriteMs / FLUSH_MS)) return false;
     this.flushesSinceAnalytics = 0;
     return true;
+  }
+
+  /** Keeps a part not written and the parts of its write not begun (`taken`'s rest), for the next flush. */
+  private keepAll(part: PendingAnalytics | null, taken: AnalyticsTally | null): void {
+    this.keep(part);
+    if (taken && !taken.empty) this.keep(taken.take());
   }
 
   /** Keeps analytics that could not be written for the next flush (with what another flush under way kept). */

@@ -59,6 +59,7 @@ export interface BackgroundCheckpoints {
  */
 export function checkpointInBackground(db: Db, path: string, lookEveryMs = LOOK_EVERY_MS): BackgroundCheckpoints {
   const framesToCheckpoint = walFramesToCheckpoint(db);
+  // No WAL (an in-memory database): nothing to checkpoint.
   if (!framesToCheckpoint) return { close: async () => undefined };
   setPragma(db, 'wal_autocheckpoint = 0');
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');

@@ -205,7 +205,8 @@ export function countedAlone(path: string, file: RateStore & { close(): void }):
         } catch (error) {
           // A full or failing disk at shutdown: the row is left, and others take it for gone once it is not renewed
           // (PRESENT_FOR_MS); the close goes on, so the database is still closed and the process ends in time.
-          processLog().warn({ reason: reasonOf(error) }, `closing: this process's rate-limit row could not be removed (${reasonOf(error)})`);
+          const reason = reasonOf(error);
+          processLog().warn({ reason }, `closing: this process's rate-limit row could not be removed (${reason})`);
         }
         table.close();
       }

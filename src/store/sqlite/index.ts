@@ -46,7 +46,7 @@ export function openSqliteStore(path: string, random: Random = cryptoRandom, { c
   const changes = new LinkChanges(db);
   const perform = sqliteOperations(db, changes);
   const rates = countedAlone(path, sqliteRates(path));
-  const checkpoints = checkpointThread && path !== ':memory:' ? checkpointInBackground(db, path) : null;
+  const checkpoints = checkpointThread ? checkpointInBackground(db, path) : null;
   return {
     people: sqlitePeople(db, random),
     teams: sqliteTeams(db, random, perform),
