@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,8 +76,31 @@ describe('SQLite checkpoints on a thread of their own', () => {
     db.transaction(() => {
       for (let i = 0; i < 400; i++) insert.run(randomBytes(3_000));
     })();
-    for (const deadline = Date.now() + 5_000; frames() > 0 && Date.now() < deadline; ) await sleep(20);
-    expect(frames()).toBe(0);
+    // Checkpointed, and the WAL begun again by the thread's one-page write (the next test).
+    for (const deadline = Date.now() + 5_000; frames() !== 1 && Date.now() < deadline; ) await sleep(20);
+    expect(frames()).toBe(1);
+    await checkpoints.close();
+  });
+
+  it("begins the WAL again on the thread, so that the server's next commit only appends", async () => {
+    setPragma(db, 'user_version = 7');
+    const checkpoints = checkpointInBackground(db, path, 20);
+    const frames = walFramesToCheckpoint(db)!;
+    const insert = db.prepare('INSERT INTO filler (bytes) VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 1_100; i++) insert.run(randomBytes(3_000));
+    })();
+    // Checkpointed (no frame left to copy), then begun again by the thread's write (one frame).
+    for (const deadline = Date.now() + 5_000; frames() !== 1 && Date.now() < deadline; ) await sleep(5);
+    // The salts of the WAL's header change each time the WAL begins again (https://www.sqlite.org/walformat.html).
+    const salts = () => readFileSync(`${path}-wal`).subarray(16, 24).toString('hex');
+    const begun = salts();
+    expect(frames()).toBe(1);
+    insert.run(randomBytes(100));
+    expect(frames()).toBe(2);
+    expect(salts()).toBe(begun);
+    // The thread's write rewrote the header's user_version (the migrations applied) as it was.
+    expect(db.prepare('PRAGMA user_version').pluck().get()).toBe(7);
     await checkpoints.close();
   });
 

@@ -13,7 +13,7 @@ export const CHECKPOINT_PAGES = 1000;
 /**
  * The thread: a connection of its own on the file that copies the WAL back into the database when told (PASSIVE: it
  * waits for no reader or writer). Plain CommonJS, so it runs the same from the sources (tests) and the build; the
- * driver is passed as the path the server resolved. Its settings are made with `exec` and its one statement
+ * driver is passed as the path the server resolved. Its settings are made with `exec` and its statements
  * prepared once, as pragmas.ts explains. A checkpoint that fails (a full disk) is tried again at the next look; the
  * server hears of the first failure of a run of them, and of the success that ends it.
  */
@@ -24,6 +24,8 @@ const db = new Database(workerData.path);
 db.exec('PRAGMA busy_timeout = 0');
 db.exec('PRAGMA synchronous = NORMAL');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const version = db.prepare('PRAGMA user_version').pluck();
+const rewriteVersion = db.transaction(() => db.exec('PRAGMA user_version = ' + version.get()));
 let failing = false;
 parentPort.on('message', (message) => {
   if (message === 'stop') {
@@ -31,17 +33,27 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  try {
-    checkpoint.get();
-    if (failing) parentPort.postMessage({ working: true });
-    failing = false;
-  } catch (error) {
-    // Another connection checkpoints at this moment: the next look copies what is left.
-    if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return;
-    if (!failing) parentPort.postMessage({ failing: String(error.code || error.message) });
-    failing = true;
-  }
+  // One answer a checkpoint, so the server asks for the next only once this one is over.
+  parentPort.postMessage(checkpointOnce());
 });
+function checkpointOnce() {
+  try {
+    const { log, checkpointed } = checkpoint.get();
+    // Every frame copied back: the next write begins the WAL again and syncs its new header, 1 to 40 ms. Made here, by
+    // a write of one page (the header's user_version, as it is), not by the server's next commit. (BUSY: the server
+    // writes at this moment, and begins the WAL itself.)
+    if (log > 0 && checkpointed === log) rewriteVersion.immediate();
+    const answer = failing ? { working: true } : {};
+    failing = false;
+    return answer;
+  } catch (error) {
+    // Another connection checkpoints or writes at this moment: the next look copies what is left.
+    if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') return {};
+    const answer = failing ? {} : { failing: String(error.code || error.message) };
+    failing = true;
+    return answer;
+  }
+}
 `;
 
 export interface BackgroundCheckpoints {
@@ -66,8 +78,13 @@ export function checkpointInBackground(db: Db, path: string, lookEveryMs = LOOK_
   const worker = new Worker(THREAD, { eval: true, workerData: { driver, path } });
   // A checkpoint thread never keeps the process alive; a process that ends without close() loses nothing by it.
   worker.unref();
+  // Asked again only once answered: asked at each look, a slow checkpoint had the next ones queued behind it, each
+  // syncing the WAL again for the few frames written meanwhile.
+  let asked = false;
   const look = setInterval(() => {
-    if (framesToCheckpoint() >= CHECKPOINT_PAGES) worker.postMessage('checkpoint');
+    if (asked || framesToCheckpoint() < CHECKPOINT_PAGES) return;
+    asked = true;
+    worker.postMessage('checkpoint');
   }, lookEveryMs);
   look.unref();
   let closing = false;
@@ -76,8 +93,9 @@ export function checkpointInBackground(db: Db, path: string, lookEveryMs = LOOK_
     if (db.open) setPragma(db, `wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   };
   worker.on('message', (message: { failing?: string; working?: true }) => {
+    asked = false;
     if (message.failing) processLog().warn(`SQLite checkpoints fail (${message.failing}); the WAL grows until they work again`);
-    else processLog().info('SQLite checkpoints work again');
+    else if (message.working) processLog().info('SQLite checkpoints work again');
   });
   worker.once('error', (error) => {
     processLog().warn({ err: error }, 'SQLite checkpoints went back to the serving thread: the checkpoint thread failed');
