@@ -15,6 +15,8 @@ export interface PacedOptions {
   url: string;
   path: () => string;
   headers: Record<string, string>;
+  /** Each request's headers, drawn with its path, instead of `headers` for all (varied visitors). */
+  headersEach?: () => Record<string, string>;
   /** Requests a second. */
   rate: number;
   seconds: number;
@@ -40,78 +42,102 @@ export interface PacedResult {
  * server's own answers, timed inside it, had a p99 under 10 ms).
  */
 export async function pacedGet(options: PacedOptions): Promise<PacedResult> {
-  const { warmupSeconds = 1 } = options;
-  const paths = (seconds: number) => Array.from({ length: Math.round(options.rate * seconds) }, options.path);
+  const { warmupSeconds = 1, headersEach = () => options.headers } = options;
+  // Each distinct header set is sent to the child once; a request names its set by index.
+  const headerSets: Array<Record<string, string>> = [];
+  const indexOf = new Map<Record<string, string>, number>();
+  const plan = (seconds: number): PlannedLoad => {
+    const load: PlannedLoad = { paths: [], headers: [] };
+    for (let i = 0; i < Math.round(options.rate * seconds); i++) {
+      const headers = headersEach();
+      let index = indexOf.get(headers);
+      if (index === undefined) indexOf.set(headers, (index = headerSets.push(headers) - 1));
+      load.paths.push(options.path());
+      load.headers.push(index);
+    }
+    return load;
+  };
   const child = fork(fileURLToPath(new URL('./paced-child.js', import.meta.url)), { stdio: 'inherit' });
   try {
     const answer = new Promise<PacedResult>((resolve, reject) => {
       child.once('message', (message) => resolve(message as PacedResult));
       child.once('exit', (code) => reject(new Error(`the paced load generator exited with ${code}`)));
     });
-    const { url, headers, rate, seconds, sockets } = options;
-    child.send({ url, headers, rate, seconds, sockets, warmupPaths: paths(warmupSeconds), paths: paths(seconds) } satisfies PacedJob);
+    const { url, rate, sockets } = options;
+    const job: PacedJob = { url, rate, sockets, warmup: plan(warmupSeconds), measured: plan(options.seconds), headerSets };
+    child.send(job);
     return await answer;
   } finally {
     child.kill();
   }
 }
 
-/** What the child is sent: the paths of the warm-up and of the measured load, in the order they are sent. */
-export interface PacedJob extends Omit<PacedOptions, 'path' | 'warmupSeconds'> {
-  warmupPaths: string[];
+/** Requests in the order they are sent: each one's path, and its headers as an index into the job's sets. */
+interface PlannedLoad {
   paths: string[];
+  headers: number[];
 }
 
-/** The child's side: the warm-up, then the load it answers for. */
+/** What the child is sent: the warm-up and the measured load, planned. */
+export interface PacedJob extends Pick<PacedOptions, 'url' | 'rate' | 'sockets'> {
+  warmup: PlannedLoad;
+  measured: PlannedLoad;
+  headerSets: Array<Record<string, string>>;
+}
+
+/**
+ * The child's side: the warm-up, then the load it answers for, over the same connections. A measured load that opened
+ * its own began with up to 50 new connections at once, and a Node server whose event loop is busy (a write of
+ * analytics in slices) accepts one connection a turn: their first requests waited up to 250 ms, which no client
+ * of a warmed-up service waits.
+ */
 export async function runPacedJob(job: PacedJob): Promise<PacedResult> {
-  const next = (paths: string[]) => {
-    let at = 0;
-    return () => paths[at++ % paths.length]!;
-  };
-  if (job.warmupPaths.length > 0) await run({ ...job, path: next(job.warmupPaths), seconds: job.warmupPaths.length / job.rate });
-  return run({ ...job, path: next(job.paths) });
+  const agent = new Agent({ keepAlive: true, maxSockets: job.sockets ?? 50 });
+  try {
+    if (job.warmup.paths.length > 0) await run(job, job.warmup, agent);
+    return await run(job, job.measured, agent);
+  } finally {
+    agent.destroy();
+  }
 }
 
-async function run({ url, path, headers, rate, seconds, sockets = 50 }: PacedOptions): Promise<PacedResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+async function run({ url, rate, headerSets }: PacedJob, load: PlannedLoad, agent: Agent): Promise<PacedResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
-  const total = Math.round(rate * seconds);
+  const total = load.paths.length;
   let sent = 0;
   let finished = 0;
   let errors = 0;
   const start = performance.now();
-  try {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        finished += 1;
-        if (finished === total) resolve();
-      };
-      const send = (dueAt: number) => {
-        const req = request(`${url}${path()}`, { agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - dueAt);
-            statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
-            done();
-          });
-        });
-        req.on('error', () => {
-          errors += 1;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      finished += 1;
+      if (finished === total) resolve();
+    };
+    /** The request at `at` of the load, timed from when it was due. */
+    const send = (at: number) => {
+      const dueAt = start + (at / rate) * 1000;
+      const req = request(`${url}${load.paths[at]}`, { agent, headers: headerSets[load.headers[at]!] }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - dueAt);
+          statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
           done();
         });
-        req.end();
-      };
-      const tick = () => {
-        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
-        for (; sent < due; sent++) send(start + (sent / rate) * 1000);
-        if (sent < total) setTimeout(tick, 1);
-      };
-      tick();
-    });
-  } finally {
-    agent.destroy();
-  }
+      });
+      req.on('error', () => {
+        errors += 1;
+        done();
+      });
+      req.end();
+    };
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+      for (; sent < due; sent++) send(sent);
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
   latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
