@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lastDays } from '../src/domain/days.js';
 import type { Store } from '../src/store/ports.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
@@ -14,7 +15,7 @@ import { pairedRounds } from './paired.js';
 import { pinningText } from './pin.js';
 import { seedAnalytics } from './seed-analytics.js';
 import { prng, seedActor, seedLinks, seedLinksPostgres, type Actor } from './seed.js';
-import { seedDatabase, startService, type Service } from './workers.js';
+import { ANALYTICS_WRITTEN_MS, seedDatabase, startService, type Service } from './workers.js';
 
 /**
  * BENCH_ONLY=analytics (issue 23, item 7). First, what click analytics cost a redirect: the real server (`npm start`'s
@@ -164,7 +165,7 @@ async function redirectCost(dir: string, dnsServers: string[]): Promise<string[]
       steady[setting] = await pacedGet({ url: services[setting]!.url, path, headers: visitors[0]!, headersEach, rate: STEADY_RATE, seconds: STEADY_SECONDS });
     }
     // The last counts reach the database: the counter writes analytics every 10 s.
-    await new Promise((resolve) => setTimeout(resolve, 11_500));
+    await sleep(ANALYTICS_WRITTEN_MS);
     const stats = (setting: 'off' | 'on') => {
       const runs = rounds.get(services[setting]!)!;
       const p99s = runs.map((r) => r.p99).sort((a, b) => a - b);

@@ -2,13 +2,14 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashPassword } from '../src/support/password.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { cpuMicros, getOnce, int, loadGet, type GetLoadResult } from './measure.js';
 import { startDnsStandIn } from './dns-stand-in.js';
 import { pacedGet } from './paced.js';
 import { pairedRounds } from './paired.js';
-import { seedDatabase, startService, type Service } from './workers.js';
+import { ANALYTICS_WRITTEN_MS, seedDatabase, startService, type Service } from './workers.js';
 
 /**
  * BENCH_ONLY=addresses (issues 24 and 25). One server (`npm start`'s entry, one process, LOG_LEVEL=silent) on a
@@ -19,14 +20,12 @@ import { seedDatabase, startService, type Service } from './workers.js';
  *   carrying its permission cookie), a click cap, an end date, and forwardQuery with a campaign's query string;
  * - each kind's p99 at a steady BENCH_ADDRESSES_RATE (2,000 req/s, sent evenly: bench/paced.ts; what the target
  *   speaks of, not the queue 50 connections build at saturation; target p99 < 10 ms), once the server has written
- *   what the saturated rounds counted (SETTLE_MS).
+ *   what the saturated rounds counted (ANALYTICS_WRITTEN_MS).
  * The figure is the server's own CPU per answer; autocannon runs in the bench's process.
  */
 const LINKS = Number(process.env.BENCH_ADDRESSES_LINKS ?? 5_000);
 const RATE = Number(process.env.BENCH_ADDRESSES_RATE ?? 2_000);
 const STEADY_SECONDS = 8;
-/** The wait between the saturated paired rounds and the steady loads: the server's write of analytics every 10 s, and some. */
-const SETTLE_MS = 12_000;
 const PUBLIC_URL = 'https://s.example';
 const PUBLIC_HOST = 's.example';
 const DOMAIN = 'go.bench.example';
@@ -126,7 +125,7 @@ export async function benchAddresses(): Promise<string[]> {
     // The paired rounds saturate the server; what they counted is written over the next ANALYTICS_WRITE_MS (10 s).
     // The steady load is measured once that is done: the p99 of a steady load, not of the recovery from an overload
     // (which the first 8 s measured here before: 20 to 48 ms for the first kind).
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await sleep(ANALYTICS_WRITTEN_MS);
     const steady: string[] = [];
     for (const name of ['public', 'domain', 'plain', ...options]) {
       const visit = visits[name]!;

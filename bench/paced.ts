@@ -36,10 +36,10 @@ export interface PacedResult {
 }
 
 /**
- * Runs in a process of its own (bench/paced-child.ts), with the paths drawn here beforehand: a request's latency
- * runs from its due time, so a pause of the load generator counts as the server's. In the bench's own process, whose
- * heap autocannon's rounds had grown, young collections of 8 to 16 ms every third of a second made the p99 (the
- * server's own answers, timed inside it, had a p99 under 10 ms).
+ * Runs in a process of its own (bench/paced-child.ts), with the paths and headers drawn here beforehand: a request's
+ * latency runs from its due time, so a pause of the load generator counts as the server's. In the bench's own
+ * process, whose heap autocannon's rounds had grown, young collections of 8 to 16 ms every third of a second made the
+ * p99 (the server's own answers, timed inside it, had a p99 under 10 ms).
  */
 export async function pacedGet(options: PacedOptions): Promise<PacedResult> {
   const { warmupSeconds = 1, headersEach = () => options.headers } = options;

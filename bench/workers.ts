@@ -38,6 +38,12 @@ const HEADERS = {
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 };
 
+/**
+ * Enough for a started service to have written what it counted so far: it writes click analytics every
+ * ANALYTICS_WRITE_MS (10 s by default), the daily clicks every second.
+ */
+export const ANALYTICS_WRITTEN_MS = 12_000;
+
 export interface Service {
   url: string;
   /** The primary (or the single process) and its workers. */
