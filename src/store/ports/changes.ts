@@ -12,6 +12,7 @@ export interface StoreChanges {
    * anything is answered from a cache: what a request must see is what was done before it was sent, and a change
    * made while it runs is concurrent with it. SQLite reads the other processes' changes from the file; PostgreSQL's
    * writers wait until every live process has told its caches, so a request asks no round trip (postgres/changes.ts).
+   * Both answer the requests of one turn together, in the check phase (support/check-phase-look.ts).
    */
   catchUp(): Promise<void>;
   /**

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { StoreChanges } from '../ports.js';
 import { transaction, type Queryable } from './query.js';
+import { checkPhaseLook } from '../../support/check-phase-look.js';
 
 const CHANNEL = 'shortlinks_changes';
 /** NOTIFY payloads stop at 8,000 bytes; a change touching more keys than fit is told as "anything". */
@@ -132,11 +133,13 @@ export class PgChanges implements StoreChanges {
     this.settingsListeners.push(listener);
   }
 
-  /** No round trip: while trusted, every change whose writer was answered has been told already (see the class). */
-  catchUp(): Promise<void> {
+  /**
+   * No round trip: while trusted, every change whose writer was answered has been told already (see the class). A
+   * look at the clock, in the check phase for every request of the turn (support/check-phase-look.ts).
+   */
+  readonly catchUp = checkPhaseLook(() => {
     if (performance.now() >= this.trustedUntil) this.tell({ anything: true });
-    return Promise.resolve();
-  }
+  });
 
   /** Calls `listener` when who may do what changed (tokens, memberships, agreeing to the terms), here or elsewhere. */
   onAccess(listener: () => void): void {
