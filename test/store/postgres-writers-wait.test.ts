@@ -31,7 +31,7 @@ async function twoProcesses() {
   );
   // Each has heard the other's heartbeat by now.
   await tick(300);
-  return { a, b, link };
+  return { a, b, link, team, person };
 }
 
 /** b's answer as a request would have it: caught up, then read (from b's cache once b kept it). */
@@ -61,6 +61,21 @@ describe('PostgreSQL writers wait until every live process heard', () => {
     // Waited for b's acknowledgement, not for b's trust to run out.
     took.sort((x, y) => x - y);
     expect(took[10]).toBeLessThan(TRUST_MS / 2);
+  });
+
+  it('answers a team renamed or deleted in one process as such in the other on its very next read', async () => {
+    const { a, b, team, person } = await twoProcesses();
+    const teamIn = async (store: Store) => {
+      await store.changes.catchUp();
+      return store.teams.get(team.id);
+    };
+    // Kept by b: without the access news, b answers the old name below, and then the deleted team.
+    expect((await teamIn(b))?.name).toBe('Wait');
+    expect((await teamIn(b))?.name).toBe('Wait');
+    expect(await a.teams.rename(team.id, 'Renamed', { personId: person.id })).toMatchObject({ name: 'Renamed' });
+    expect((await teamIn(b))?.name).toBe('Renamed');
+    expect(await a.teams.delete(team.id, { personId: person.id })).toEqual({ links: 1 });
+    expect(await teamIn(b)).toBeNull();
   });
 
   it('waits no longer than TRUST_MS for a process that stopped listening, which then trusts nothing it kept', async () => {

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { AccessWrite } from './access-writes.js';
 
 /**
- * Reads every API call makes (a token's grant, a membership, a link by code), answered from memory while nothing
+ * Reads every API call makes (a token's grant, a team, a membership, a link by code), answered from memory while nothing
  * they depend on changed. Each request caught up with the changes other processes made as it arrived (their
  * writers waited until this process had told these caches: changes.ts, routing.ts). A read of access (grants,
  * memberships) is forgotten on any change of access, a read of links on any change of links or of access (deleting

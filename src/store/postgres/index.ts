@@ -74,7 +74,8 @@ export async function openPostgresStore(url: string, random: Random = cryptoRand
     people,
     teams: {
       ...teams,
-      get: quick.teams.get,
+      // Renaming, deleting and making a team all change access (teams.ts), which empties this.
+      get: cached('access', 10_000, (id) => id, quick.teams.get),
       isMember: cached('access', 10_000, (teamId, personId) => `${teamId} ${personId}`, quick.teams.isMember),
     },
     tokens: {
