@@ -31,4 +31,46 @@ describe('takes of many keys at once on PostgreSQL', () => {
       await close();
     }
   });
+
+  it('takes a key again without reading it, answers each take exactly, and reads again once another process took', async () => {
+    const url = await newMigratedTestDatabase();
+    const [one, other] = [await openDatabase(url), await openDatabase(url)];
+    try {
+      const sent: string[] = [];
+      const counted = {
+        query: (text: string, ...args: unknown[]) => {
+          sent.push(text.includes('rate_events_add') ? 'add' : text.startsWith('DELETE') ? 'sweep' : 'read');
+          return (one.reserved.query as (...a: unknown[]) => unknown)(text, ...args);
+        },
+      } as unknown as pg.Pool;
+      const rates = pgRates(one.pool, counted);
+      const elsewhere = pgRates(other.pool, other.reserved);
+      const remaining = async (limiter: typeof rates, at: number) => {
+        const { allowed, remaining: left } = await limiter.take('k', 10, 60_000, at);
+        return [allowed, left];
+      };
+      for (let n = 0; n < 5; n++) expect(await remaining(rates, 1_000 + n)).toEqual([true, 9 - n]);
+      // Read once, then known: five adds (and the first take's sweep, once a minute).
+      expect(sent).toEqual(['sweep', 'read', 'add', 'add', 'add', 'add', 'add']);
+      expect(await remaining(elsewhere, 2_000)).toEqual([true, 4]);
+      expect(await remaining(elsewhere, 2_001)).toEqual([true, 3]);
+      sent.length = 0;
+      // The add on what this process knew finds the other's calls: read again, and counted with them.
+      expect(await remaining(rates, 3_000)).toEqual([true, 2]);
+      expect(sent).toEqual(['add', 'read', 'add']);
+      expect(await remaining(elsewhere, 3_001)).toEqual([true, 1]);
+      sent.length = 0;
+      // Refused on what it knew (1 left by its count, none in truth, after the other's take): read before answering.
+      expect(await remaining(rates, 3_002)).toEqual([true, 0]);
+      expect(await remaining(rates, 3_003)).toEqual([false, 0]);
+      expect(sent).toEqual(['add', 'read', 'add', 'read']);
+      // The first call stops counting at 61,000 (until 61,000), the next four by 61,004: known ones go, exactly.
+      expect(await remaining(rates, 61_000)).toEqual([true, 0]);
+      expect(await remaining(rates, 61_000)).toEqual([false, 0]);
+      expect(await remaining(rates, 61_004)).toEqual([true, 3]);
+      expect(await remaining(elsewhere, 61_004)).toEqual([true, 2]);
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+    }
+  });
 });

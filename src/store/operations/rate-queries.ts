@@ -12,10 +12,15 @@ export interface CallOf extends CallRow {
   key: string;
 }
 
-/** A key's newest call, whether or not it still counts, and its oldest call still counted (null: none is). */
+/**
+ * A key's newest call, whether or not it still counts, and its oldest call still counted (null: none is). `known`:
+ * answered from what this process knew of the key rather than read (PostgreSQL's takes: postgres/known-calls.ts),
+ * which another process's calls may have overtaken.
+ */
 export interface CallEnds {
   oldest: CallRow | null;
   newest: CallRow;
+  known?: true;
 }
 
 /** countedEnds' statement, with the placeholders of an adapter's SQL (key, key, now). */
@@ -60,9 +65,10 @@ export interface RateQueries {
   lockKeys(keys: readonly string[]): void;
   /**
    * The key's newest call and its oldest call still counted at `nowMs`, in one statement (a take is on the path of
-   * every API call); null when the key has no call at all.
+   * every API call); null when the key has no call at all. With `read`, from the database, never from what this
+   * process knew (CallEnds.known).
    */
-  countedEnds(key: string, nowMs: number): CallEnds | null;
+  countedEnds(key: string, nowMs: number, read?: boolean): CallEnds | null;
   /** The key's call `offset` places before its newest. */
   nthNewestCall(key: string, offset: number): CallRow | null;
   /**

@@ -14,6 +14,16 @@ interface KeyWindow {
   counted: number;
   decidingUntil: number;
   last: CallRow | null;
+  /** Answered from what this process knew of the key, not read (CallEnds.known). */
+  known?: true;
+}
+
+/** takeAll's answers from one reading, the calls to add, the newest calls read, and whether any was known (KeyWindow). */
+interface Decided {
+  added: CallOf[];
+  answers: WindowAnswer[][];
+  newest: NewestRead[];
+  known: boolean;
 }
 
 /**
@@ -34,28 +44,29 @@ export function rateOperations() {
   let sweptAt = -Infinity;
   let streaksSweptAt = -Infinity;
 
-  function* windowOf(key: string, limit: number, nowMs: number): Op<KeyWindow> {
-    const ends = yield* q.countedEnds(key, nowMs);
+  function* windowOf(key: string, limit: number, nowMs: number, read = false): Op<KeyWindow> {
+    const ends = yield* q.countedEnds(key, nowMs, read);
+    const known = ends?.known ? ({ known: true } as const) : {};
     // `last` is the newest call even when it stopped counting: seq goes on from it, never back to 1 while a row
     // of the key is stored, so the newest's seq less the oldest counted one's always counts the calls between.
-    if (!ends?.oldest) return { counted: 0, decidingUntil: 0, last: ends?.newest ?? null };
+    if (!ends?.oldest) return { counted: 0, decidingUntil: 0, last: ends?.newest ?? null, ...known };
     const { oldest, newest: last } = ends;
     const counted = last.seq - oldest.seq + 1;
     // Only when a lowered limit left more counted than it allows: when the newest `limit` begin. Read apart from
     // the ends, so a sweep may have taken the row meanwhile (on PostgreSQL takes hold no lock): then the oldest.
     const deciding = counted > limit ? ((yield* q.nthNewestCall(key, limit - 1)) ?? oldest) : oldest;
-    return { counted, decidingUntil: deciding.until, last };
+    return { counted, decidingUntil: deciding.until, last, ...known };
   }
 
   const asItStands = ({ counted, decidingUntil }: KeyWindow, limit: number, windowMs: number, nowMs: number) =>
     windowAnswer(counted < limit, limit, counted, decidingUntil - windowMs, windowMs, nowMs);
 
   /** takeAll's answers from one reading of the keys' windows, and the calls to add for the takes allowed. */
-  function* decideTakes(keys: readonly RateKey[], windowMs: number, nowMs: number, calls: number) {
+  function* decideTakes(keys: readonly RateKey[], windowMs: number, nowMs: number, calls: number, read: boolean): Op<Decided> {
     const windows: KeyWindow[] = [];
     // Calls that stopped counting are left to the sweep: windowOf reads none but the newest, and the path stays short.
-    for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs));
-    const read: NewestRead[] = keys.map(([key], i) => ({ key, newest: windows[i]!.last }));
+    for (const [key, limit] of keys) windows.push(yield* windowOf(key, limit, nowMs, read));
+    const newest: NewestRead[] = keys.map(([key], i) => ({ key, newest: windows[i]!.last }));
     const added: CallOf[] = [];
     const answers: WindowAnswer[][] = [];
     for (let call = 0; call < calls; call++) {
@@ -76,7 +87,7 @@ export function rateOperations() {
         }),
       );
     }
-    return { added, answers, read };
+    return { added, answers, newest, known: windows.some((window) => window.known) };
   }
 
   return {
@@ -89,16 +100,19 @@ export function rateOperations() {
      * `calls` takes of every key, one after another, as if each were its own operation: the answers of each take
      * in turn. A take refused leaves the window as it was, so every take after it is refused alike. It takes no
      * lock: adding the calls checks that no other process took from these keys since they were read, and when one
-     * did, the take reads again (see addCalls). A take refused adds nothing, so it is answered from its reading.
+     * did, the take reads again (see addCalls). A take refused adds nothing, so nothing checks its reading: one
+     * answered from what this process knew (CallEnds.known), which another process's calls may have overtaken, is
+     * read again from the database, and the take answered from that.
      */
     *takeAll(keys: readonly RateKey[], windowMs: number, nowMs: number, calls = 1): Op<WindowAnswer[][]> {
       if (nowMs - sweptAt >= SWEEP_EVERY_MS) {
         sweptAt = nowMs;
         yield* q.sweepCalls(nowMs);
       }
-      for (;;) {
-        const { added, answers, read } = yield* decideTakes(keys, windowMs, nowMs, calls);
-        if (added.length === 0 || (yield* q.addCalls(added, read))) return answers;
+      for (let read = false; ; ) {
+        const decided: Decided = yield* decideTakes(keys, windowMs, nowMs, calls, read);
+        if (decided.added.length === 0 ? !decided.known : yield* q.addCalls(decided.added, decided.newest)) return decided.answers;
+        read = decided.added.length === 0;
       }
     },
 
@@ -107,9 +121,14 @@ export function rateOperations() {
      * checks that nobody took from the key since it was read, and when somebody did, it reads again.
      */
     *takeMany(key: string, limit: number, calls: number, windowMs: number, nowMs: number): Op<WindowAnswer> {
-      for (;;) {
-        const { counted, decidingUntil, last } = yield* windowOf(key, limit, nowMs);
+      for (let read = false; ; ) {
+        const { counted, decidingUntil, last, known } = yield* windowOf(key, limit, nowMs, read);
         if (counted + calls > limit) {
+          // Refused on what this process knew: read, to answer exactly what is left (see takeAll).
+          if (known) {
+            read = true;
+            continue;
+          }
           // They fit once no more than `limit - calls` are counted: when the one before the newest of those leaves
           // (the newest itself for more calls than the limit). Read apart, so a sweep may have taken it: the oldest.
           const fits = counted === 0 ? null : yield* q.nthNewestCall(key, Math.max(0, limit - calls));

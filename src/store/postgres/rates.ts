@@ -18,10 +18,11 @@ const KEY_LOCK_SEED = 11;
 /**
  * The rate limiter in PostgreSQL (store/operations/rates.ts), shared by every process on the database: each
  * operation is one transaction on a connection of the pool, except takes (on the path of every API call), whose
- * statements run on their own: a read, then one call of rate_events_add (migration 10), which checks under the
- * keys' locks that nobody took from them since the read. Those run on `reserved`, the share of connections kept for
- * the short statements of every request (database.ts), so calls queued on a team's rows do not hold them up, and
- * the takes under way at once send each of the two as one statement per turn (rate-turns.ts).
+ * statements run on their own: a read (most often answered from what this process knows of the key: known-calls.ts),
+ * then one call of rate_events_add (migration 10), which checks under the keys' locks that nobody took from them
+ * since the read. Those run on `reserved`, the share of connections kept for the short statements of every request
+ * (database.ts), so calls queued on a team's rows do not hold them up, and the takes under way at once send each
+ * of the two as one statement per turn (rate-turns.ts).
  */
 export function pgRates(pool: pg.Pool, reserved: pg.Pool = pool): RateStore {
   const single = pgRateQueries(reserved);
