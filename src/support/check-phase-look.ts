@@ -1,3 +1,5 @@
+import { nextTurn } from './next-turn.js';
+
 /**
  * `look` run once in the check phase of the event loop for every caller that asked since the last run, which all
  * wait for it: the poll phase reads every request that had arrived before the check phase runs, so each of them was
@@ -11,15 +13,8 @@
 export function checkPhaseLook(look: () => void): () => Promise<void> {
   let shared: Promise<void> | null = null;
   return () =>
-    (shared ??= new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        shared = null;
-        try {
-          look();
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      }),
-    ));
+    (shared ??= nextTurn().then(() => {
+      shared = null;
+      look();
+    }));
 }

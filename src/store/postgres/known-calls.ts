@@ -38,10 +38,9 @@ export class KnownCalls {
     const known = this.keys.get(key);
     if (!known || nowMs < known.trimmedAt) return undefined;
     const counting = known.calls.findIndex((call) => call.until > nowMs);
-    if (counting > 0) known.calls.splice(0, counting);
     if (counting !== 0) {
+      known.calls.splice(0, counting === -1 ? known.calls.length : counting);
       known.trimmedAt = nowMs;
-      if (counting === -1) known.calls.length = 0;
     }
     if (known.calls.length > 0) return { oldest: known.calls[0]!, newest: known.newest!, known: true };
     // Every known call stopped counting: none counts if none between them and the newest is unknown.
@@ -51,6 +50,7 @@ export class KnownCalls {
 
   /** What a read at `nowMs` found: the key's newest call and its oldest counted ones (at most KNOWN_PER_KEY), oldest first. */
   read(key: string, nowMs: number, newest: CallRow | null, counted: readonly CallRow[]): void {
+    // A copy of its own, which takes trim and extend.
     const calls = counted.slice(0, KNOWN_PER_KEY);
     const complete = calls.length === 0 || calls.at(-1)!.seq === newest?.seq;
     this.keys.set(key, { calls, newest, complete, trimmedAt: nowMs });

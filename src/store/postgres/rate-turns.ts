@@ -1,4 +1,4 @@
-import type { CallEnds, CallOf, CallRow, NewestRead } from '../operations/rate-queries.js';
+import type { CallEnds, CallOf, NewestRead } from '../operations/rate-queries.js';
 import { inTurns } from '../../support/in-turns.js';
 import { KNOWN_PER_KEY, KnownCalls } from './known-calls.js';
 import { rows, type Queryable } from './query.js';
@@ -44,16 +44,14 @@ export function takeTurns(db: Queryable, single: Pick<TakeStatements, 'addCalls'
       [asked.map(({ key }) => key), asked.map(({ nowMs }) => nowMs)],
     );
     // A key with no call at all has no row.
-    const answers: Array<CallEnds | null> = asked.map(() => null);
-    const newest: Array<CallRow | null> = asked.map(() => null);
-    const counted: CallRow[][] = asked.map(() => []);
-    for (const { i, newestUntil, newestSeq, counted: calls } of found) {
-      newest[i - 1] = { until: newestUntil, seq: newestSeq };
-      counted[i - 1] = (calls ?? []).map(([until, seq]) => ({ until, seq }));
-      answers[i - 1] = { oldest: counted[i - 1]![0] ?? null, newest: newest[i - 1]! };
-    }
-    asked.forEach(({ key, nowMs }, i) => known.read(key, nowMs, newest[i]!, counted[i]!));
-    return answers;
+    const rowOf = new Map(found.map((row) => [row.i - 1, row]));
+    return asked.map(({ key, nowMs }, i) => {
+      const row = rowOf.get(i);
+      const newest = row ? { until: row.newestUntil, seq: row.newestSeq } : null;
+      const counted = (row?.counted ?? []).map(([until, seq]) => ({ until, seq }));
+      known.read(key, nowMs, newest, counted);
+      return newest && { oldest: counted[0] ?? null, newest };
+    });
   });
   /** One add, and what it teaches: its calls added, or its keys to read again (another process took, or it failed). */
   const addOne = async (calls: readonly CallOf[], read: readonly NewestRead[]): Promise<boolean> => {
